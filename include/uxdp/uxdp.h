@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uxdp public API: what tools/ may include. The library never prints; it
+ * hands messages to the print callback set with uxdp_set_print().
+ */
+#ifndef _UXDP_UXDP_H
+#define _UXDP_UXDP_H
+
+#include <stdarg.h>
+
+#define UXDP_API __attribute__((visibility("default")))
+
+enum uxdp_print_level {
+	UXDP_WARN,
+	UXDP_INFO,
+	UXDP_DEBUG,
+};
+
+typedef int (*uxdp_print_fn_t)(enum uxdp_print_level level, const char *fmt, va_list ap);
+
+/**
+ * uxdp_set_print() - route library messages
+ * @fn: callback, or NULL to silence the library
+ *
+ * Return: the previous callback. The default prints warnings to stderr.
+ */
+UXDP_API uxdp_print_fn_t uxdp_set_print(uxdp_print_fn_t fn);
+
+/**
+ * uxdp_version() - library version string, e.g. "0.1.0"
+ */
+UXDP_API const char *uxdp_version(void);
+
+#endif

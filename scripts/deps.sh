@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The single list of what uxdp needs from Debian 12. Idempotent: installs only
+# what is missing, and returns at once when everything is present.
+# Used by README.md, .ci/run, scripts/demo.sh and scripts/test.sh.
+set -euo pipefail
+
+PACKAGES=(
+	build-essential pkg-config meson ninja-build  # build
+	clang llvm lld                                 # BPF objects (-target bpf), clang builds of uxdp
+	libbpf-dev libelf-dev zlib1g-dev               # object loading, kernel differential tests
+	libxdp-dev                                     # AF_XDP driver
+	libpcap-dev                                    # pcap driver
+	check                                          # unit tests (forks per test)
+	libclang-rt-14-dev                             # sanitizer and fuzzer runtimes for clang
+	bpftool iproute2 jq                            # kernel oracle, netns tests, JSON in tests
+	tshark                                         # checks captured frames in tests
+	valgrind                                       # instruction counts (callgrind)
+	gnuplot-nox                                    # plots in lab reports
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps.sh: missing packages: ${missing[*]}; run as root (or: sudo $0)" >&2
+	exit 1
+fi
+echo "deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uxdp command line: `uxdp [OPTIONS] OBJECT COMMAND ...`, bpftool/iproute2
+ * grammar. Each object lives in its own file with one command table; help
+ * is printed from the tables, so usage text cannot drift from the code.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uxdp.h>
+
+#include "main.h"
+
+bool json_output;
+bool pretty_output;
+bool quiet;
+
+static int do_help(int argc, char **argv);
+static int do_version(int argc, char **argv);
+
+static const struct cmd objects[] = {
+	{ "prog", do_prog, "prog { show | run } ...", "load and run XDP objects (bpftool syntax)" },
+	{ "version", do_version, "version", "print the version" },
+	{ "help", do_help, "help", "this text" },
+	{ 0 }
+};
+
+void p_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (json_output) {
+		char buf[1024];
+		const char *s;
+
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		printf("{\"error\":\"");
+		for (s = buf; *s; s++) {
+			if (*s == '"' || *s == '\\')
+				putchar('\\');
+			if ((unsigned char)*s < 0x20)
+				printf("\\u%04x", *s);
+			else
+				putchar(*s);
+		}
+		printf("\"}\n");
+	} else {
+		fprintf(stderr, "Error: ");
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+}
+
+static void print_usage(FILE *f, const struct cmd *cmds, const char *prefix)
+{
+	const struct cmd *c;
+
+	for (c = cmds; c->name; c++)
+		fprintf(f, "  %s%s%-40s %s\n", prefix, *prefix ? " " : "", c->usage, c->summary);
+}
+
+int cmd_select(const struct cmd *cmds, int argc, char **argv, const char *object)
+{
+	const struct cmd *c;
+
+	if (argc < 1 || !strcmp(argv[0], "help")) {
+		if (json_output) {
+			printf("null\n");
+			return 0;
+		}
+		printf("Usage:\n");
+		print_usage(stdout, cmds, object ? object : "uxdp");
+		return argc < 1 ? EXIT_USAGE : 0;
+	}
+	for (c = cmds; c->name; c++)
+		if (!strcmp(c->name, argv[0]))
+			return c->handler(argc - 1, argv + 1);
+	p_err("unknown command '%s'%s%s; try 'uxdp %s%shelp'", argv[0],
+	      object ? " for " : "", object ? object : "", object ? object : "", object ? " " : "");
+	return EXIT_USAGE;
+}
+
+static int do_help(int argc, char **argv)
+{
+	if (json_output) {
+		printf("null\n");
+		return 0;
+	}
+	printf("Usage: uxdp [-j|--json] [-p|--pretty] [-q] OBJECT COMMAND ...\n\n");
+	print_usage(stdout, objects, "uxdp");
+	return 0;
+}
+
+static int do_version(int argc, char **argv)
+{
+	if (json_output)
+		printf("{\"version\":\"%s\"}\n", uxdp_version());
+	else
+		printf("uxdp %s\n", uxdp_version());
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "+jpqVh", opts, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json_output = true;
+			break;
+		case 'p':
+			json_output = pretty_output = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'V':
+			return do_version(0, NULL);
+		case 'h':
+			return do_help(0, NULL);
+		default:
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		do_help(0, NULL);
+		return EXIT_USAGE;
+	}
+	return cmd_select(objects, argc, argv, NULL);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared by the CLI's object files: global options and the command table. */
+#ifndef _UXDP_TOOLS_MAIN_H
+#define _UXDP_TOOLS_MAIN_H
+
+#include <stdbool.h>
+
+struct cmd {
+	const char *name;
+	int (*handler)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+extern bool json_output;
+extern bool pretty_output;
+extern bool quiet;
+
+/* Exit codes: 0 ok, 1 runtime failure, 2 bad usage or input. */
+#define EXIT_USAGE 2
+
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cmd_select(const struct cmd *cmds, int argc, char **argv, const char *object);
+
+/* One entry point per object file. */
+int do_prog(int argc, char **argv);
+extern const struct cmd prog_cmds[];
+
+#endif
