@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The eBPF object model shared by the interpreter, the load-time checker,
+ * the maps, the helpers and the object loader: struct bpf_map and its ops,
+ * struct bpf_prog, and helper prototypes. The UAPI (struct bpf_insn, enum
+ * bpf_map_type, BPF_* opcodes and flags, union bpf_attr) comes from the
+ * system's <linux/bpf.h>, pulled in below.
+ *
+ * Ownership: maps copy key and value on update; a lookup returns a pointer
+ * into map storage that stays valid until that element is deleted (for
+ * preallocated maps: until the map is freed). All values of one map live in
+ * one contiguous arena [map->arena_lo, map->arena_hi): the interpreter's
+ * run-time checks use it to keep a program's map-value accesses inside the
+ * map's own memory.
+ *
+ * Kernel: include/linux/bpf.h
+ */
+#ifndef _UXDP_LINUX_BPF_H
+#define _UXDP_LINUX_BPF_H
+
+#include_next <linux/bpf.h>
+
+#include <linux/compiler.h>
+#include <linux/err.h>
+#include <linux/types.h>
+
+struct bpf_map;
+struct bpf_prog;
+struct btf;
+
+/* ---- maps --------------------------------------------------------------- */
+
+/*
+ * One instance per map type, bound to its enum value in
+ * include/linux/bpf_types.h. Return conventions are the kernel's: 0 or
+ * -errno; lookups return NULL on a miss; map_alloc returns ERR_PTR.
+ *
+ * The *_sys variants are the syscall side (BPF_MAP_LOOKUP_ELEM and friends,
+ * bpftool, `map update` in scripts): they copy whole values, which for
+ * per-CPU maps is round_up(value_size, 8) * num_possible_cpus() bytes.
+ * When a type leaves them NULL, the generic code copies value_size bytes
+ * through map_lookup_elem/map_update_elem.
+ */
+struct bpf_map_ops {
+	int (*map_alloc_check)(union bpf_attr *attr);
+	struct bpf_map *(*map_alloc)(union bpf_attr *attr);
+	void (*map_free)(struct bpf_map *map);
+	int (*map_get_next_key)(struct bpf_map *map, void *key, void *next_key);
+
+	/* program side (called by helpers from the interpreter) */
+	void *(*map_lookup_elem)(struct bpf_map *map, void *key);
+	long (*map_update_elem)(struct bpf_map *map, void *key, void *value, u64 flags);
+	long (*map_delete_elem)(struct bpf_map *map, void *key);
+	long (*map_push_elem)(struct bpf_map *map, void *value, u64 flags);
+	long (*map_pop_elem)(struct bpf_map *map, void *value);
+	long (*map_peek_elem)(struct bpf_map *map, void *value);
+	long (*map_redirect)(struct bpf_map *map, u64 key, u64 flags);
+
+	/* syscall side */
+	int (*map_lookup_elem_sys)(struct bpf_map *map, void *key, void *value, u64 flags);
+	int (*map_update_elem_sys)(struct bpf_map *map, void *key, void *value, u64 flags);
+	int (*map_delete_elem_sys)(struct bpf_map *map, void *key);
+
+	/* BPF_PSEUDO_MAP_VALUE (global data): address of element 0 + off */
+	int (*map_direct_value_addr)(const struct bpf_map *map, u64 *imm, u32 off);
+	/* fd maps (PROG_ARRAY, *_OF_MAPS, DEVMAP): what a slot holds */
+	void *(*map_fd_get_ptr)(struct bpf_map *map, u32 fd);
+	void (*map_fd_put_ptr)(struct bpf_map *map, void *ptr);
+};
+
+struct bpf_map {
+	const struct bpf_map_ops *ops;
+	enum bpf_map_type map_type;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u64 map_extra;
+	u32 map_flags;
+	u32 id;
+	int refcnt;
+	bool frozen;			/* BPF_MAP_FREEZE / .rodata: no syscall writes */
+	bool rdonly_prog;		/* BPF_F_RDONLY_PROG: programs cannot write */
+	struct bpf_map *inner_map_meta;	/* *_OF_MAPS: shape every inner map must have */
+	void *arena_lo;			/* all element values live in [arena_lo, arena_hi) */
+	void *arena_hi;
+	char name[BPF_OBJ_NAME_LEN];
+};
+
+/* Map registry ("fd table"): maps are referred to by small ids. */
+struct bpf_map *bpf_map_get(u32 id);		/* borrowed; NULL if none */
+void bpf_map_inc(struct bpf_map *map);
+void bpf_map_put(struct bpf_map *map);		/* last put frees; NULL ok */
+
+/* Common init of the fields above from @attr (kernel: bpf_map_init_from_attr). */
+void bpf_map_init_from_attr(struct bpf_map *map, const union bpf_attr *attr);
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/*
+ * Helper prototypes as the kernel's struct bpf_func_proto: the load-time
+ * checker types R0 from ret_type and checks each argument against its
+ * arg_type; pointer + size pairs are bounds-checked before the call when
+ * they cannot be proven at load time. R1..R5 are passed as u64.
+ */
+enum bpf_arg_type {
+	ARG_DONTCARE = 0,
+	ARG_CONST_MAP_PTR,		/* const argument used as pointer to bpf_map */
+	ARG_PTR_TO_MAP_KEY,		/* pointer to stack/packet/map value, key_size bytes */
+	ARG_PTR_TO_MAP_VALUE,		/* pointer to value_size readable bytes */
+	ARG_PTR_TO_UNINIT_MAP_VALUE,	/* value_size writable bytes */
+	ARG_PTR_TO_MEM,			/* readable memory of size in the next arg */
+	ARG_PTR_TO_UNINIT_MEM,		/* writable memory of size in the next arg */
+	ARG_PTR_TO_MEM_OR_NULL,
+	ARG_CONST_SIZE,			/* number of bytes accessed from memory */
+	ARG_CONST_SIZE_OR_ZERO,
+	ARG_PTR_TO_CTX,
+	ARG_ANYTHING,
+	ARG_PTR_TO_FUNC,		/* bpf_loop callback */
+	ARG_PTR_TO_ALLOC_MEM,		/* ringbuf record from bpf_ringbuf_reserve */
+	ARG_CONST_ALLOC_SIZE_OR_ZERO,
+};
+
+enum bpf_return_type {
+	RET_INTEGER,
+	RET_VOID,
+	RET_PTR_TO_MAP_VALUE_OR_NULL,
+	RET_PTR_TO_ALLOC_MEM_OR_NULL,	/* size in the size argument (ringbuf) */
+};
+
+struct bpf_func_proto {
+	u64 (*func)(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5);
+	const char *name;
+	bool gpl_only;
+	bool pkt_access;		/* may read packet pointers passed in */
+	bool changes_pkt_data;		/* adjust_head/tail/meta: packet pointers are invalid after */
+	enum bpf_return_type ret_type;
+	enum bpf_arg_type arg_type[5];
+};
+
+/*
+ * Helper table for XDP programs: proto for helper id @func_id, or NULL when
+ * uxdp does not implement it (the loader then rejects the program naming the
+ * helper id). Kernel: xdp_func_proto() in net/core/filter.c.
+ */
+const struct bpf_func_proto *xdp_func_proto(enum bpf_func_id func_id);
+
+/* ---- programs ----------------------------------------------------------- */
+
+#define MAX_TAIL_CALL_CNT	33
+#define MAX_BPF_STACK		512
+#define MAX_CALL_FRAMES		8
+#define BPF_MAX_INSNS		(1 << 20)	/* BPF_COMPLEXITY_LIMIT_INSNS-like cap on program size */
+
+struct bpf_prog_aux {
+	struct bpf_map **used_maps;	/* references held by the program */
+	u32 used_map_cnt;
+	u32 id;
+	u32 stack_depth;		/* main frame, from the checker */
+	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
+	char name[BPF_OBJ_NAME_LEN];
+	void *verifier_info;		/* owned by kernel/bpf/verifier.c */
+};
+
+struct bpf_prog {
+	u32 len;			/* number of struct bpf_insn slots */
+	enum bpf_prog_type type;
+	enum bpf_attach_type expected_attach_type;
+	int refcnt;
+	struct bpf_prog_aux *aux;
+	/* The entry the datapath calls: the interpreter (or a JIT later). */
+	unsigned int (*bpf_func)(const void *ctx, const struct bpf_prog *prog);
+	struct bpf_insn insnsi[];	/* after load-time fix-ups */
+};
+
+void bpf_prog_inc(struct bpf_prog *prog);
+void bpf_prog_put(struct bpf_prog *prog);	/* last put frees; NULL ok */
+
+static __always_inline unsigned int bpf_prog_run(const struct bpf_prog *prog, const void *ctx)
+{
+	return prog->bpf_func(ctx, prog);
+}
+
+#endif

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * "CPUs" are uxdp workers. Each worker thread binds itself to a CPU number
+ * once (uxdp_worker_bind_cpu()); smp_processor_id() then reads a
+ * thread-local. Per-CPU data (map slots, caches, bulk queues) is indexed by
+ * it. num_possible_cpus() is fixed before any per-CPU object is created and
+ * defaults to the machine's CPU count, so per-CPU map values have the same
+ * shape as the kernel's on this machine.
+ *
+ * Kernel: include/linux/smp.h, include/linux/cpumask.h
+ */
+#ifndef _UXDP_LINUX_SMP_H
+#define _UXDP_LINUX_SMP_H
+
+#include <linux/compiler.h>
+
+#define NR_CPUS 64
+
+extern __thread int uxdp_this_cpu;
+extern unsigned int nr_cpu_ids;
+
+static inline int smp_processor_id(void)
+{
+	return uxdp_this_cpu;
+}
+
+static inline unsigned int num_possible_cpus(void)
+{
+	return nr_cpu_ids;
+}
+
+/* Bind the calling thread to @cpu (0 <= cpu < nr_cpu_ids). */
+void uxdp_worker_bind_cpu(int cpu);
+
+/*
+ * Set the number of possible CPUs (1..NR_CPUS). Only before any per-CPU
+ * object exists; returns -EBUSY afterwards, -EINVAL out of range.
+ */
+int uxdp_set_nr_cpus(unsigned int n);
+
+#define for_each_possible_cpu(cpu) \
+	for ((cpu) = 0; (cpu) < (int)nr_cpu_ids; (cpu)++)
+
+#endif
