@@ -86,6 +86,18 @@ struct bpf_map {
 	char name[BPF_OBJ_NAME_LEN];
 };
 
+/* ARRAY, PERCPU_ARRAY, PROG_ARRAY, *_OF_MAPS share this layout (kernel's). */
+struct bpf_array {
+	struct bpf_map map;
+	u32 elem_size;
+	u32 index_mask;
+	union {
+		char value[0] __aligned(8);	/* ARRAY: max_entries * elem_size */
+		void *ptrs[0] __aligned(8);	/* PROG_ARRAY: struct bpf_prog *; *_OF_MAPS */
+		void *pptrs[0] __aligned(8);	/* PERCPU_ARRAY: per-CPU value blocks */
+	};
+};
+
 /* Map registry ("fd table"): maps are referred to by small ids. */
 struct bpf_map *bpf_map_get(u32 id);		/* borrowed; NULL if none */
 void bpf_map_inc(struct bpf_map *map);
@@ -172,6 +184,8 @@ struct bpf_prog {
 	struct bpf_insn insnsi[];	/* after load-time fix-ups */
 };
 
+/* Program registry: programs are referred to by small ids, like fds. */
+struct bpf_prog *bpf_prog_get(u32 id);		/* borrowed; NULL if none */
 void bpf_prog_inc(struct bpf_prog *prog);
 void bpf_prog_put(struct bpf_prog *prog);	/* last put frees; NULL ok */
 
