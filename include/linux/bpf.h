@@ -103,6 +103,11 @@ struct bpf_map *bpf_map_get(u32 id);		/* borrowed; NULL if none */
 void bpf_map_inc(struct bpf_map *map);
 void bpf_map_put(struct bpf_map *map);		/* last put frees; NULL ok */
 
+int bpf_map_alloc_id(struct bpf_map *map);	/* new id > 0, or -ENOSPC */
+void bpf_map_free_id(struct bpf_map *map);
+int bpf_prog_alloc_id(struct bpf_prog *prog);
+void bpf_prog_free_id(struct bpf_prog *prog);
+
 /* Common init of the fields above from @attr (kernel: bpf_map_init_from_attr). */
 void bpf_map_init_from_attr(struct bpf_map *map, const union bpf_attr *attr);
 
