@@ -13,7 +13,7 @@ PACKAGES=(
 	libpcap-dev                                    # pcap driver
 	check                                          # unit tests (forks per test)
 	libclang-rt-14-dev                             # sanitizer and fuzzer runtimes for clang
-	bpftool iproute2 jq                            # kernel oracle, netns tests, JSON in tests
+	bpftool iproute2 jq xxd                        # kernel oracle, netns tests, JSON and hex in tests
 	tshark                                         # checks captured frames in tests
 	valgrind                                       # instruction counts (callgrind)
 	gnuplot-nox                                    # plots in lab reports
