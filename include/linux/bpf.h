@@ -23,6 +23,7 @@
 #include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/types.h>
+#include <uxdp/uxdp_bpf_abort.h>
 
 struct bpf_map;
 struct bpf_prog;
@@ -66,6 +67,11 @@ struct bpf_map_ops {
 	/* fd maps (PROG_ARRAY, *_OF_MAPS, DEVMAP): what a slot holds */
 	void *(*map_fd_get_ptr)(struct bpf_map *map, u32 fd);
 	void (*map_fd_put_ptr)(struct bpf_map *map, void *ptr);
+
+	/* may a map of this shape be an inner map of @meta0 (map_in_map.c) */
+	bool (*map_meta_equal)(const struct bpf_map *meta0, const struct bpf_map *meta1);
+	/* the last user reference is gone (PROG_ARRAY drops its programs) */
+	void (*map_release_uref)(struct bpf_map *map);
 };
 
 struct bpf_map {
@@ -84,6 +90,8 @@ struct bpf_map {
 	void *arena_lo;			/* all element values live in [arena_lo, arena_hi) */
 	void *arena_hi;
 	char name[BPF_OBJ_NAME_LEN];
+	int usercnt;			/* user references ("fds"): last one calls map_release_uref */
+	u32 fd_flags;			/* BPF_F_RDONLY / BPF_F_WRONLY: what the syscall side may do */
 };
 
 /* ARRAY, PERCPU_ARRAY, PROG_ARRAY, *_OF_MAPS share this layout (kernel's). */
@@ -111,6 +119,80 @@ void bpf_prog_free_id(struct bpf_prog *prog);
 /* Common init of the fields above from @attr (kernel: bpf_map_init_from_attr). */
 void bpf_map_init_from_attr(struct bpf_map *map, const union bpf_attr *attr);
 
+/* One ops instance per map type, bound in <linux/bpf_types.h>. */
+#define BPF_MAP_TYPE(_id, _ops) extern const struct bpf_map_ops _ops;
+#include <linux/bpf_types.h>
+#undef BPF_MAP_TYPE
+
+/*
+ * BPF_MAP_CREATE (kernel/bpf/syscall.c map_create()): checks, allocates,
+ * names and registers a map. Returns the new id (> 0; holding one user
+ * reference, dropped with bpf_map_put_with_uref()) or -errno.
+ */
+int map_create(union bpf_attr *attr);
+/* As map_create() but returns the map (one user reference) or ERR_PTR. */
+struct bpf_map *bpf_map_create(union bpf_attr *attr);
+void bpf_map_inc_with_uref(struct bpf_map *map);
+void bpf_map_put_with_uref(struct bpf_map *map);	/* NULL ok */
+/* Maps allocated and not yet freed (tests end with this at 0). */
+int bpf_map_alive_count(void);
+/* Next registered map id after @id, or 0. */
+u32 bpf_map_get_next_id(u32 id);
+
+/*
+ * The syscall side (BPF_MAP_LOOKUP_ELEM, ..._UPDATE_ELEM, ..._DELETE_ELEM,
+ * ..._GET_NEXT_KEY, BPF_MAP_FREEZE) with the kernel's checks and error
+ * codes. Values are bpf_map_value_size() bytes: round_up(value_size, 8) *
+ * num_possible_cpus() for per-CPU maps, a u32 id for PROG_ARRAY and
+ * *_OF_MAPS (a program id, an inner map id), value_size otherwise.
+ */
+u32 bpf_map_value_size(const struct bpf_map *map);
+int bpf_map_copy_value(struct bpf_map *map, void *key, void *value, u64 flags);
+int bpf_map_update_value(struct bpf_map *map, void *key, void *value, u64 flags);
+int bpf_map_delete_value(struct bpf_map *map, void *key);
+int bpf_map_get_next_key_sys(struct bpf_map *map, void *key, void *next_key);
+int bpf_map_freeze(struct bpf_map *map);
+
+/* Shared by the map implementations (kernel: include/linux/bpf.h). */
+static inline bool bpf_map_flags_access_ok(u32 access_flags)
+{
+	return (access_flags & (BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG)) !=
+	       (BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG);
+}
+
+#define BPF_F_ACCESS_MASK	(BPF_F_RDONLY | BPF_F_RDONLY_PROG | \
+				 BPF_F_WRONLY | BPF_F_WRONLY_PROG)
+#define PCPU_MIN_UNIT_SIZE	(32 << 10)
+#define KMALLOC_MAX_SIZE	(1UL << 22)	/* uxdp's stand-in for the slab limit */
+
+/* *_OF_MAPS (kernel/bpf/map_in_map.c) */
+struct bpf_map *bpf_map_meta_alloc(u32 inner_map_id);
+void bpf_map_meta_free(struct bpf_map *map_meta);
+bool bpf_map_meta_equal(const struct bpf_map *meta0, const struct bpf_map *meta1);
+void *bpf_map_fd_get_ptr(struct bpf_map *map, u32 inner_map_id);
+void bpf_map_fd_put_ptr(struct bpf_map *map, void *ptr);
+u32 bpf_map_fd_sys_lookup_elem(void *ptr);
+
+/*
+ * Records programs produce (kernel/bpf/ringbuf.c, arraymap.c
+ * PERF_EVENT_ARRAY) are kept until a consumer takes them.
+ * bpf_event_output_store() is bpf_perf_event_output()'s body: @flags holds
+ * the slot (BPF_F_INDEX_MASK, or BPF_F_CURRENT_CPU); the record is @data
+ * followed by @ctx_size bytes of @ctx_data. Returns 0, -EINVAL (bad flags),
+ * -E2BIG (index >= max_entries), -ENOENT (empty slot), -ENOSPC (store full,
+ * record counted as lost).
+ */
+int bpf_event_output_store(struct bpf_map *map, u64 flags, void *data, u64 size,
+			   const void *ctx_data, u64 ctx_size);
+typedef int (*bpf_record_cb)(void *ctx, int cpu, void *data, u32 size);
+/* Hand each stored record to @cb in order, oldest first, and drop it; a
+ * non-zero return from @cb stops early. Returns the number of records or
+ * -EINVAL for a map of another type. */
+int perf_event_array_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
+u64 perf_event_array_lost(struct bpf_map *map);
+/* Submitted RINGBUF records, oldest first; discarded ones are skipped. */
+int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
+
 /* ---- helpers ------------------------------------------------------------ */
 
 /*
@@ -135,6 +217,8 @@ enum bpf_arg_type {
 	ARG_PTR_TO_FUNC,		/* bpf_loop callback */
 	ARG_PTR_TO_ALLOC_MEM,		/* ringbuf record from bpf_ringbuf_reserve */
 	ARG_CONST_ALLOC_SIZE_OR_ZERO,
+	ARG_PTR_TO_FIXED_SIZE_MEM,	/* initialized memory of proto->arg_size[i] bytes, read and written */
+	ARG_PTR_TO_CONST_STR,		/* NUL-terminated string in a read-only map value (.rodata) */
 };
 
 enum bpf_return_type {
@@ -152,6 +236,7 @@ struct bpf_func_proto {
 	bool changes_pkt_data;		/* adjust_head/tail/meta: packet pointers are invalid after */
 	enum bpf_return_type ret_type;
 	enum bpf_arg_type arg_type[5];
+	u32 arg_size[5];		/* ARG_PTR_TO_FIXED_SIZE_MEM: bytes accessed */
 };
 
 /*
@@ -160,6 +245,77 @@ struct bpf_func_proto {
  * helper id). Kernel: xdp_func_proto() in net/core/filter.c.
  */
 const struct bpf_func_proto *xdp_func_proto(enum bpf_func_id func_id);
+
+/*
+ * kernel/bpf/helpers.c: the generic helpers every program type may call.
+ * bpf_tail_call_proto has no body worth calling: the interpreter performs
+ * the jump itself for helper id 12 (its func returns -EINVAL if reached).
+ */
+extern const struct bpf_func_proto bpf_map_lookup_elem_proto;
+extern const struct bpf_func_proto bpf_map_update_elem_proto;
+extern const struct bpf_func_proto bpf_map_delete_elem_proto;
+extern const struct bpf_func_proto bpf_map_push_elem_proto;
+extern const struct bpf_func_proto bpf_map_pop_elem_proto;
+extern const struct bpf_func_proto bpf_map_peek_elem_proto;
+extern const struct bpf_func_proto bpf_get_prandom_u32_proto;
+extern const struct bpf_func_proto bpf_get_smp_processor_id_proto;
+extern const struct bpf_func_proto bpf_get_numa_node_id_proto;
+extern const struct bpf_func_proto bpf_ktime_get_ns_proto;
+extern const struct bpf_func_proto bpf_ktime_get_boot_ns_proto;
+extern const struct bpf_func_proto bpf_ktime_get_coarse_ns_proto;
+extern const struct bpf_func_proto bpf_ktime_get_tai_ns_proto;
+extern const struct bpf_func_proto bpf_tail_call_proto;
+extern const struct bpf_func_proto bpf_trace_printk_proto;
+extern const struct bpf_func_proto bpf_trace_vprintk_proto;
+extern const struct bpf_func_proto bpf_snprintf_proto;
+
+/* Provided by kernel/bpf/ringbuf.c (maps work). */
+extern const struct bpf_func_proto bpf_ringbuf_output_proto;
+extern const struct bpf_func_proto bpf_ringbuf_reserve_proto;
+extern const struct bpf_func_proto bpf_ringbuf_submit_proto;
+extern const struct bpf_func_proto bpf_ringbuf_discard_proto;
+extern const struct bpf_func_proto bpf_ringbuf_query_proto;
+
+/*
+ * PERF_EVENT_ARRAY output (kernel: kernel/trace/bpf_trace.c), provided by
+ * the perf event array map: append one record made of @meta_size bytes of
+ * @meta followed by @ctx_size bytes copied out of @ctx with @ctx_copy.
+ * Returns 0 or -errno (-E2BIG, -ENOENT for an empty slot, -EINVAL ...).
+ */
+typedef unsigned long (*bpf_ctx_copy_t)(void *dst, const void *src,
+					unsigned long off, unsigned long len);
+u64 bpf_event_output(struct bpf_map *map, u64 flags, void *meta, u64 meta_size,
+		     void *ctx, u64 ctx_size, bpf_ctx_copy_t ctx_copy);
+
+/*
+ * bpf_get_prandom_u32(): per-worker Tausworthe generator (the kernel's
+ * prandom_u32_state). Seeded from getrandom() unless bpf_user_rnd_seed()
+ * was called, after which every worker restarts from (seed, cpu): runs are
+ * reproducible.
+ */
+void bpf_user_rnd_seed(u64 seed);
+
+/*
+ * Set by the interpreter for the duration of a run: how many bytes starting
+ * at @ptr the running program may read (stack, ctx, packet, map values,
+ * read-only data); 0 when @ptr is none of these. bpf_trace_printk() and
+ * friends follow "%s" and "%pI4" pointers only that far; without the hook
+ * every such pointer reads as faulting (empty string, zero address), as
+ * the kernel does for a bad pointer.
+ */
+extern __thread size_t (*bpf_probe_read_limit)(const void *ptr);
+
+/*
+ * The trace buffer behind bpf_trace_printk()/bpf_trace_vprintk(), one per
+ * worker (the kernel's trace_pipe). Each message is stored as one line; a
+ * message that does not end in '\n' gets one. bpf_trace_pipe_read() moves up
+ * to @size bytes of whole lines of the calling worker's buffer into @buf
+ * and returns how many; bpf_trace_pipe_dropped() counts messages lost to a
+ * full buffer.
+ */
+#define BPF_TRACE_PIPE_SIZE	(64 * 1024)
+size_t bpf_trace_pipe_read(char *buf, size_t size);
+u64 bpf_trace_pipe_dropped(void);
 
 /* ---- programs ----------------------------------------------------------- */
 
@@ -176,6 +332,11 @@ struct bpf_prog_aux {
 	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
 	char name[BPF_OBJ_NAME_LEN];
 	void *verifier_info;		/* owned by kernel/bpf/verifier.c */
+	/* kernel/bpf/core.c, verifier.c (uxdp additions): */
+	const struct bpf_func_proto *(*func_proto)(enum bpf_func_id func_id);
+					/* helper table; NULL: by prog type */
+	u32 max_stack_depth;		/* deepest call chain, bytes */
+	u64 abort_cnt[__BPF_ABORT_MAX];	/* run-time aborts per enum bpf_abort_reason */
 };
 
 struct bpf_prog {

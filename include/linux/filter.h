@@ -13,6 +13,7 @@
 #include_next <linux/filter.h>
 
 #include <limits.h>
+#include <stdint.h>
 
 #include <linux/bpf.h>
 
@@ -37,6 +38,81 @@ struct bpf_redirect_info {
 };
 
 extern __thread struct bpf_redirect_info bpf_redirect_info;
+
+/*
+ * BPF_CALL_n(name, type1, arg1, ...): define helper @name with the calling
+ * convention of struct bpf_func_proto (five u64 registers) around a body
+ * that sees typed arguments. The generated functions are static: helper
+ * names such as bpf_map_lookup_elem would otherwise collide with libbpf's.
+ */
+#define __BPF_MAP_0(m, v, ...) v
+#define __BPF_MAP_1(m, v, t, a, ...) m(t, a)
+#define __BPF_MAP_2(m, v, t, a, ...) m(t, a), __BPF_MAP_1(m, v, __VA_ARGS__)
+#define __BPF_MAP_3(m, v, t, a, ...) m(t, a), __BPF_MAP_2(m, v, __VA_ARGS__)
+#define __BPF_MAP_4(m, v, t, a, ...) m(t, a), __BPF_MAP_3(m, v, __VA_ARGS__)
+#define __BPF_MAP_5(m, v, t, a, ...) m(t, a), __BPF_MAP_4(m, v, __VA_ARGS__)
+#define __BPF_MAP(n, ...) __BPF_MAP_##n(__VA_ARGS__)
+
+#define __BPF_PAD_5
+#define __BPF_PAD_4 , u64 __ur_5
+#define __BPF_PAD_3 , u64 __ur_4, u64 __ur_5
+#define __BPF_PAD_2 , u64 __ur_3, u64 __ur_4, u64 __ur_5
+#define __BPF_PAD_1 , u64 __ur_2, u64 __ur_3, u64 __ur_4, u64 __ur_5
+
+#define __BPF_CAST(t, a)	(t)(uintptr_t)a
+#define __BPF_DECL_ARGS(t, a)	t a
+#define __BPF_DECL_REGS(t, a)	u64 a
+#define __BPF_V			void
+#define __BPF_N
+
+#define BPF_CALL_x(x, name, ...)						\
+	static __always_inline u64 ____##name(__BPF_MAP(x, __BPF_DECL_ARGS, __BPF_V, __VA_ARGS__)); \
+	static u64 name(__BPF_MAP(x, __BPF_DECL_REGS, u64 __ur_1, __VA_ARGS__) __BPF_PAD_##x) \
+	{									\
+		return ____##name(__BPF_MAP(x, __BPF_CAST, __BPF_N, __VA_ARGS__)); \
+	}									\
+	static __always_inline u64 ____##name(__BPF_MAP(x, __BPF_DECL_ARGS, __BPF_V, __VA_ARGS__))
+
+#define __BPF_PAD_0 , u64 __ur_2, u64 __ur_3, u64 __ur_4, u64 __ur_5
+#define BPF_CALL_0(name, ...)	BPF_CALL_x(0, name, __VA_ARGS__)
+#define BPF_CALL_1(name, ...)	BPF_CALL_x(1, name, __VA_ARGS__)
+#define BPF_CALL_2(name, ...)	BPF_CALL_x(2, name, __VA_ARGS__)
+#define BPF_CALL_3(name, ...)	BPF_CALL_x(3, name, __VA_ARGS__)
+#define BPF_CALL_4(name, ...)	BPF_CALL_x(4, name, __VA_ARGS__)
+#define BPF_CALL_5(name, ...)	BPF_CALL_x(5, name, __VA_ARGS__)
+
+/*
+ * IPv4/IPv6 route lookup behind bpf_fib_lookup(). Until uxdp has a FIB the
+ * hook is NULL and the helper answers BPF_FIB_LKUP_RET_NOT_FWDED after the
+ * kernel's argument checks; the routing work sets it to its
+ * bpf_ipv4_fib_lookup()-like function, which gets the validated params and
+ * flags and returns a BPF_FIB_LKUP_RET_* code or -errno.
+ */
+struct bpf_fib_lookup;
+struct xdp_buff;
+extern int (*bpf_fib_lookup_hook)(struct xdp_buff *xdp, struct bpf_fib_lookup *params,
+				  u32 flags);
+
+/*
+ * Device lookup by ifindex for bpf_check_mtu() (kernel: dev_get_by_index_rcu
+ * in the ingress device's netns). NULL until the device layer exists; the
+ * helper then only knows xdp->rxq->dev.
+ */
+struct net_device;
+extern struct net_device *(*bpf_dev_get_by_index_hook)(int ifindex);
+
+extern const struct bpf_func_proto bpf_xdp_redirect_proto;
+extern const struct bpf_func_proto bpf_xdp_redirect_map_proto;
+extern const struct bpf_func_proto bpf_csum_diff_proto;
+extern const struct bpf_func_proto bpf_xdp_adjust_head_proto;
+extern const struct bpf_func_proto bpf_xdp_adjust_tail_proto;
+extern const struct bpf_func_proto bpf_xdp_adjust_meta_proto;
+extern const struct bpf_func_proto bpf_xdp_get_buff_len_proto;
+extern const struct bpf_func_proto bpf_xdp_load_bytes_proto;
+extern const struct bpf_func_proto bpf_xdp_store_bytes_proto;
+extern const struct bpf_func_proto bpf_xdp_fib_lookup_proto;
+extern const struct bpf_func_proto bpf_xdp_check_mtu_proto;
+extern const struct bpf_func_proto bpf_xdp_event_output_proto;
 
 static __always_inline struct bpf_redirect_info *bpf_net_ctx_get_ri(void)
 {

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers every program type may call: map element access, clocks, the
+ * per-worker PRNG, the CPU (worker) id, the tail call prototype, and the
+ * printf family (bpf_trace_printk, bpf_trace_vprintk, bpf_snprintf) with the
+ * kernel's format checks, writing into a per-worker trace buffer that the
+ * CLI drains like trace_pipe.
+ *
+ * Format checking and formatting follow bpf_bprintf_prepare(): only
+ * %d %i %u %x %X with optional l/ll, %c, %s, %% and the %p family
+ * (%p %pK %px %ps %pS %pB %pks %pus %pI4 %pi4 %pI6 %pi6), flags "0+- " and
+ * a width; anything else, a non-printable character, or more conversions
+ * than arguments is -EINVAL. Strings and addresses are copied into a
+ * 512-byte argument area first, as in the kernel, so very long strings are
+ * cut and a full area gives -ENOSPC.
+ *
+ * Kernel: kernel/bpf/helpers.c bpf_map_*_elem(), bpf_ktime_get_*(),
+ *         bpf_bprintf_prepare(), bpf_snprintf();
+ *         kernel/trace/bpf_trace.c bpf_trace_printk(), bpf_trace_vprintk();
+ *         lib/random32.c prandom_u32_state()
+ * Differs: plain %p prints the raw address (the kernel prints a hashed
+ *          value) and %ps/%pS/%pB print it as %px (no symbols); pointers
+ *          followed by %s and %pI4/6 are bounded by bpf_probe_read_limit,
+ *          not by page faults; the trace buffer is a per-worker ring, not
+ *          the ftrace ring; messages always end in one '\n'.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <linux/bpf.h>
+#include <linux/err.h>
+#include <linux/filter.h>
+#include <linux/smp.h>
+
+/* ---- map elements ------------------------------------------------------- */
+
+/*
+ * The load-time checker only lets a program pass a map to the helpers its
+ * type supports (check_map_func_compatibility()); a missing op still ends
+ * in an error here rather than a NULL call.
+ */
+BPF_CALL_2(bpf_map_lookup_elem, struct bpf_map *, map, void *, key)
+{
+	if (unlikely(!map->ops->map_lookup_elem))
+		return 0;
+	return (uintptr_t)map->ops->map_lookup_elem(map, key);
+}
+
+const struct bpf_func_proto bpf_map_lookup_elem_proto = {
+	.func		= bpf_map_lookup_elem,
+	.name		= "bpf_map_lookup_elem",
+	.gpl_only	= false,
+	.pkt_access	= true,
+	.ret_type	= RET_PTR_TO_MAP_VALUE_OR_NULL,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
+};
+
+BPF_CALL_4(bpf_map_update_elem, struct bpf_map *, map, void *, key, void *, value, u64, flags)
+{
+	if (unlikely(!map->ops->map_update_elem))
+		return -EOPNOTSUPP;
+	return map->ops->map_update_elem(map, key, value, flags);
+}
+
+const struct bpf_func_proto bpf_map_update_elem_proto = {
+	.func		= bpf_map_update_elem,
+	.name		= "bpf_map_update_elem",
+	.gpl_only	= false,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY, ARG_PTR_TO_MAP_VALUE,
+			    ARG_ANYTHING },
+};
+
+BPF_CALL_2(bpf_map_delete_elem, struct bpf_map *, map, void *, key)
+{
+	if (unlikely(!map->ops->map_delete_elem))
+		return -EOPNOTSUPP;
+	return map->ops->map_delete_elem(map, key);
+}
+
+const struct bpf_func_proto bpf_map_delete_elem_proto = {
+	.func		= bpf_map_delete_elem,
+	.name		= "bpf_map_delete_elem",
+	.gpl_only	= false,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
+};
+
+BPF_CALL_3(bpf_map_push_elem, struct bpf_map *, map, void *, value, u64, flags)
+{
+	if (unlikely(!map->ops->map_push_elem))
+		return -EOPNOTSUPP;
+	return map->ops->map_push_elem(map, value, flags);
+}
+
+const struct bpf_func_proto bpf_map_push_elem_proto = {
+	.func		= bpf_map_push_elem,
+	.name		= "bpf_map_push_elem",
+	.gpl_only	= false,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE, ARG_ANYTHING },
+};
+
+BPF_CALL_2(bpf_map_pop_elem, struct bpf_map *, map, void *, value)
+{
+	if (unlikely(!map->ops->map_pop_elem))
+		return -EOPNOTSUPP;
+	return map->ops->map_pop_elem(map, value);
+}
+
+const struct bpf_func_proto bpf_map_pop_elem_proto = {
+	.func		= bpf_map_pop_elem,
+	.name		= "bpf_map_pop_elem",
+	.gpl_only	= false,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_UNINIT_MAP_VALUE },
+};
+
+BPF_CALL_2(bpf_map_peek_elem, struct bpf_map *, map, void *, value)
+{
+	if (unlikely(!map->ops->map_peek_elem))
+		return -EOPNOTSUPP;
+	return map->ops->map_peek_elem(map, value);
+}
+
+const struct bpf_func_proto bpf_map_peek_elem_proto = {
+	.func		= bpf_map_peek_elem,
+	.name		= "bpf_map_peek_elem",
+	.gpl_only	= false,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_CONST_MAP_PTR, ARG_PTR_TO_UNINIT_MAP_VALUE },
+};
+
+/* ---- clocks, CPU, random ------------------------------------------------ */
+
+static u64 clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+BPF_CALL_0(bpf_ktime_get_ns)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+const struct bpf_func_proto bpf_ktime_get_ns_proto = {
+	.func		= bpf_ktime_get_ns,
+	.name		= "bpf_ktime_get_ns",
+	.ret_type	= RET_INTEGER,
+};
+
+BPF_CALL_0(bpf_ktime_get_boot_ns)
+{
+	return clock_ns(CLOCK_BOOTTIME);
+}
+
+const struct bpf_func_proto bpf_ktime_get_boot_ns_proto = {
+	.func		= bpf_ktime_get_boot_ns,
+	.name		= "bpf_ktime_get_boot_ns",
+	.ret_type	= RET_INTEGER,
+};
+
+BPF_CALL_0(bpf_ktime_get_coarse_ns)
+{
+	return clock_ns(CLOCK_MONOTONIC_COARSE);
+}
+
+const struct bpf_func_proto bpf_ktime_get_coarse_ns_proto = {
+	.func		= bpf_ktime_get_coarse_ns,
+	.name		= "bpf_ktime_get_coarse_ns",
+	.ret_type	= RET_INTEGER,
+};
+
+BPF_CALL_0(bpf_ktime_get_tai_ns)
+{
+	return clock_ns(CLOCK_TAI);
+}
+
+const struct bpf_func_proto bpf_ktime_get_tai_ns_proto = {
+	.func		= bpf_ktime_get_tai_ns,
+	.name		= "bpf_ktime_get_tai_ns",
+	.ret_type	= RET_INTEGER,
+};
+
+BPF_CALL_0(bpf_get_smp_processor_id)
+{
+	return smp_processor_id();
+}
+
+const struct bpf_func_proto bpf_get_smp_processor_id_proto = {
+	.func		= bpf_get_smp_processor_id,
+	.name		= "bpf_get_smp_processor_id",
+	.ret_type	= RET_INTEGER,
+};
+
+/* One NUMA node: workers are not placed by node (yet). */
+BPF_CALL_0(bpf_get_numa_node_id)
+{
+	return 0;
+}
+
+const struct bpf_func_proto bpf_get_numa_node_id_proto = {
+	.func		= bpf_get_numa_node_id,
+	.name		= "bpf_get_numa_node_id",
+	.ret_type	= RET_INTEGER,
+};
+
+/* lib/random32.c: four-component Tausworthe generator (L'Ecuyer, LFSR113). */
+struct rnd_state {
+	u32 s1, s2, s3, s4;
+};
+
+static u32 prandom_u32_state(struct rnd_state *st)
+{
+#define TAUSWORTHE(s, a, b, c, d) ((((s) & (c)) << (d)) ^ ((((s) << (a)) ^ (s)) >> (b)))
+	st->s1 = TAUSWORTHE(st->s1, 6U, 13U, 4294967294U, 18U);
+	st->s2 = TAUSWORTHE(st->s2, 2U, 27U, 4294967288U, 2U);
+	st->s3 = TAUSWORTHE(st->s3, 13U, 21U, 4294967280U, 7U);
+	st->s4 = TAUSWORTHE(st->s4, 3U, 12U, 4294967168U, 13U);
+#undef TAUSWORTHE
+	return st->s1 ^ st->s2 ^ st->s3 ^ st->s4;
+}
+
+/* Each component needs a minimum value to have a full period. */
+static u32 rnd_seed_min(u32 x, u32 m)
+{
+	return x < m ? x + m : x;
+}
+
+static void prandom_seed_state(struct rnd_state *st, u64 seed)
+{
+	u32 i = (u32)((seed >> 32) ^ (seed << 10) ^ seed);
+	int k;
+
+	st->s1 = rnd_seed_min(i, 2U);
+	st->s2 = rnd_seed_min(i, 8U);
+	st->s3 = rnd_seed_min(i, 16U);
+	st->s4 = rnd_seed_min(i, 128U);
+	/* Warm up so that nearby seeds give unrelated first outputs. */
+	for (k = 0; k < 10; k++)
+		prandom_u32_state(st);
+}
+
+static u64 rnd_seed;
+static u32 rnd_seed_gen;			/* 0: never seeded, random per worker */
+static __thread struct rnd_state rnd_state;
+static __thread u32 rnd_state_gen;
+static __thread bool rnd_state_init;
+
+void bpf_user_rnd_seed(u64 seed)
+{
+	rnd_seed = seed;
+	__atomic_add_fetch(&rnd_seed_gen, 1, __ATOMIC_RELEASE);
+}
+
+static struct rnd_state *bpf_user_rnd_state(void)
+{
+	u32 gen = __atomic_load_n(&rnd_seed_gen, __ATOMIC_ACQUIRE);
+	u64 seed;
+
+	if (likely(rnd_state_init && rnd_state_gen == gen))
+		return &rnd_state;
+	if (gen) {
+		/* Reproducible: the same (seed, cpu) gives the same sequence. */
+		seed = rnd_seed ^ ((u64)smp_processor_id() * 0x9e3779b97f4a7c15ULL);
+	} else if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed)) {
+		seed = clock_ns(CLOCK_MONOTONIC) ^ (uintptr_t)&rnd_state;
+	}
+	prandom_seed_state(&rnd_state, seed);
+	rnd_state_gen = gen;
+	rnd_state_init = true;
+	return &rnd_state;
+}
+
+BPF_CALL_0(bpf_user_rnd_u32)
+{
+	return prandom_u32_state(bpf_user_rnd_state());
+}
+
+const struct bpf_func_proto bpf_get_prandom_u32_proto = {
+	.func		= bpf_user_rnd_u32,
+	.name		= "bpf_get_prandom_u32",
+	.ret_type	= RET_INTEGER,
+};
+
+/* ---- tail call ---------------------------------------------------------- */
+
+/* The interpreter jumps for helper 12; this body only guards a stray call. */
+BPF_CALL_3(bpf_tail_call, void *, ctx, struct bpf_map *, map, u32, index)
+{
+	return -EINVAL;
+}
+
+const struct bpf_func_proto bpf_tail_call_proto = {
+	.func		= bpf_tail_call,
+	.name		= "bpf_tail_call",
+	.gpl_only	= false,
+	.ret_type	= RET_VOID,
+	.arg_type	= { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING },
+};
+
+/* ---- printf family ------------------------------------------------------ */
+
+#define MAX_TRACE_PRINTK_VARARGS	3
+#define MAX_BPRINTF_VARARGS		12
+#define MAX_BPRINTF_BUF			1024
+#define MAX_BPRINTF_BIN_ARGS		512
+
+__thread size_t (*bpf_probe_read_limit)(const void *ptr);
+
+/* ASCII-only classes of the kernel's <linux/ctype.h> (no locale). */
+static bool b_isascii(char c) { return (unsigned char)c < 0x80; }
+static bool b_isspace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+static bool b_isprint(char c) { return c >= 0x20 && c < 0x7f; }
+static bool b_isdigit(char c) { return c >= '0' && c <= '9'; }
+static bool b_isalnum(char c)
+{
+	return b_isdigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool b_ispunct(char c) { return b_isprint(c) && !b_isalnum(c) && c != ' '; }
+
+enum bprintf_kind {
+	BP_INT,		/* d i u x X, with size 4 or 8 */
+	BP_CHAR,
+	BP_STR,		/* %s %pks %pus, and %pI4/6 pre-formatted into a string */
+	BP_PTR,		/* %p %pK %px %ps %pS %pB: printed as the raw address */
+};
+
+struct bprintf_spec {
+	u32 start;		/* index of '%' */
+	u32 end;		/* one past the spec, trailing alnum of %p included */
+	char flags[5];
+	int width;		/* -1: none */
+	char conv;
+	u8 size;		/* BP_INT: 4 or 8 */
+	enum bprintf_kind kind;
+	u64 arg;		/* BP_INT/BP_CHAR/BP_PTR value; BP_STR offset in bin */
+};
+
+struct bprintf_data {
+	struct bprintf_spec spec[MAX_BPRINTF_VARARGS];
+	u32 nr;
+	u32 fmt_len;
+	u32 bin_used;
+	char bin[MAX_BPRINTF_BIN_ARGS];
+};
+
+/* Readable bytes at @ptr as the running program's memory, at most @max. */
+static size_t probe_read(void *dst, const void *ptr, size_t max)
+{
+	size_t lim = bpf_probe_read_limit && ptr ? bpf_probe_read_limit(ptr) : 0;
+
+	if (lim > max)
+		lim = max;
+	if (lim)
+		memcpy(dst, ptr, lim);
+	return lim;
+}
+
+/* strncpy_from_kernel_nofault(): copies at most @size bytes, NUL included. */
+static int copy_string(char *dst, const char *src, size_t size)
+{
+	size_t lim = bpf_probe_read_limit && src ? bpf_probe_read_limit(src) : 0;
+	size_t n;
+
+	if (!lim)
+		return -EFAULT;
+	if (lim > size)
+		lim = size;
+	for (n = 0; n < lim; n++) {
+		dst[n] = src[n];
+		if (!src[n])
+			return n + 1;
+	}
+	/* No NUL within reach: truncate, as strncpy_from_kernel_nofault does. */
+	dst[lim - 1] = '\0';
+	return lim;
+}
+
+static int bprintf_ip(struct bprintf_data *d, struct bprintf_spec *sp, char kind, char ver,
+		      const void *ptr)
+{
+	u32 room = MAX_BPRINTF_BIN_ARGS - d->bin_used;
+	size_t len = ver == '4' ? 4 : 16;
+	u8 ip[16] = { 0 };
+	char tmp[48];
+	int n, k;
+
+	if (room < len)
+		return -ENOSPC;
+	if (probe_read(ip, ptr, len) != len)
+		memset(ip, 0, sizeof(ip));
+	if (ver == '4')
+		n = snprintf(tmp, sizeof(tmp), kind == 'I' ? "%u.%u.%u.%u" : "%03u.%03u.%03u.%03u",
+			     ip[0], ip[1], ip[2], ip[3]);
+	else
+		for (n = 0, k = 0; k < 16; k += 2)
+			n += snprintf(tmp + n, sizeof(tmp) - n, "%02x%02x%s", ip[k], ip[k + 1],
+				      kind == 'I' && k < 14 ? ":" : "");
+	/* Kept with its NUL, cut to what is left of the area. */
+	if ((u32)n + 1 > room) {
+		n = room - 1;
+		tmp[n] = '\0';
+	}
+	memcpy(d->bin + d->bin_used, tmp, n + 1);
+	sp->kind = BP_STR;
+	sp->arg = d->bin_used;
+	d->bin_used += n + 1;
+	return 0;
+}
+
+/*
+ * bpf_bprintf_prepare(): check @fmt (NUL-terminated within @fmt_size) and
+ * capture up to @num_args arguments into @d. Returns 0 or -EINVAL/-ENOSPC.
+ */
+static int bpf_bprintf_prepare(const char *fmt, u32 fmt_size, const u64 *args, u32 num_args,
+			       struct bprintf_data *d)
+{
+	size_t fmt_len = strnlen(fmt, fmt_size);
+	u32 i, num_spec = 0;
+	int err;
+
+	if (fmt_len == fmt_size)
+		return -EINVAL;
+	d->fmt_len = fmt_len;
+	d->nr = 0;
+	d->bin_used = 0;
+
+	for (i = 0; i < d->fmt_len; i++) {
+		struct bprintf_spec *sp;
+		u32 nflags = 0;
+
+		if ((!b_isprint(fmt[i]) && !b_isspace(fmt[i])) || !b_isascii(fmt[i]))
+			return -EINVAL;
+		if (fmt[i] != '%')
+			continue;
+		if (fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		if (num_spec >= num_args)
+			return -EINVAL;
+
+		sp = &d->spec[num_spec];
+		memset(sp, 0, sizeof(*sp));
+		sp->start = i;
+		sp->width = -1;
+		i++;	/* fmt is NUL-terminated: fmt[i] is at worst the NUL */
+		while (fmt[i] == '0' || fmt[i] == '+' || fmt[i] == '-' || fmt[i] == ' ') {
+			if (nflags < sizeof(sp->flags) - 1 && !strchr(sp->flags, fmt[i]))
+				sp->flags[nflags++] = fmt[i];
+			i++;
+		}
+		if (fmt[i] >= '1' && fmt[i] <= '9') {
+			sp->width = 0;
+			while (b_isdigit(fmt[i])) {
+				if (sp->width < 10000)
+					sp->width = sp->width * 10 + (fmt[i] - '0');
+				i++;
+			}
+		}
+
+		if (fmt[i] == 'p') {
+			char n1 = fmt[i + 1];
+
+			sp->conv = 'p';
+			if ((n1 == 'k' || n1 == 'u') && fmt[i + 2] == 's') {
+				i += 2;
+				goto fmt_str;
+			}
+			if (n1 == 0 || b_isspace(n1) || b_ispunct(n1) || n1 == 'K' || n1 == 'x' ||
+			    n1 == 's' || n1 == 'S' || n1 == 'B') {
+				sp->kind = BP_PTR;
+				sp->arg = args[num_spec];
+				if (n1 != 0 && !b_isspace(n1) && !b_ispunct(n1))
+					i++;
+				goto next;
+			}
+			/* Only "%pI4", "%pi4", "%pI6" and "%pi6". */
+			if ((n1 != 'i' && n1 != 'I') || (fmt[i + 2] != '4' && fmt[i + 2] != '6'))
+				return -EINVAL;
+			err = bprintf_ip(d, sp, n1, fmt[i + 2],
+					 (const void *)(uintptr_t)args[num_spec]);
+			if (err)
+				return err;
+			i += 2;
+			goto next;
+		} else if (fmt[i] == 's') {
+			sp->conv = 's';
+fmt_str:
+			if (fmt[i + 1] != 0 && !b_isspace(fmt[i + 1]) && !b_ispunct(fmt[i + 1]))
+				return -EINVAL;
+			if (d->bin_used == MAX_BPRINTF_BIN_ARGS)
+				return -ENOSPC;
+			err = copy_string(d->bin + d->bin_used,
+					  (const char *)(uintptr_t)args[num_spec],
+					  MAX_BPRINTF_BIN_ARGS - d->bin_used);
+			if (err < 0) {
+				d->bin[d->bin_used] = '\0';
+				err = 1;
+			}
+			sp->kind = BP_STR;
+			sp->arg = d->bin_used;
+			d->bin_used += err;
+			goto next;
+		} else if (fmt[i] == 'c') {
+			if (d->bin_used == MAX_BPRINTF_BIN_ARGS)
+				return -ENOSPC;
+			sp->conv = 'c';
+			sp->kind = BP_CHAR;
+			sp->arg = (u8)args[num_spec];
+			d->bin_used++;
+			goto next;
+		}
+
+		sp->size = 4;
+		if (fmt[i] == 'l') {
+			sp->size = 8;
+			i++;
+		}
+		if (fmt[i] == 'l')
+			i++;
+		if (fmt[i] != 'i' && fmt[i] != 'd' && fmt[i] != 'u' && fmt[i] != 'x' &&
+		    fmt[i] != 'X')
+			return -EINVAL;
+		sp->conv = fmt[i];
+		sp->kind = BP_INT;
+		sp->arg = args[num_spec];
+		/* Integers and pointers take 4-byte aligned slots in the area. */
+		d->bin_used = ALIGN(d->bin_used, 4U);
+		if (MAX_BPRINTF_BIN_ARGS - d->bin_used < sp->size)
+			return -ENOSPC;
+		d->bin_used += sp->size;
+next:
+		if (sp->kind == BP_PTR) {
+			d->bin_used = ALIGN(d->bin_used, 4U);
+			if (MAX_BPRINTF_BIN_ARGS - d->bin_used < 8)
+				return -ENOSPC;
+			d->bin_used += 8;
+		}
+		sp->end = i + 1;
+		num_spec++;
+		d->nr = num_spec;
+	}
+	return 0;
+}
+
+/* Append at *@pos, counting what does not fit (vsnprintf semantics). */
+static void out_put(char *buf, size_t size, size_t *pos, const char *s, size_t len)
+{
+	if (*pos < size) {
+		size_t room = size - 1 - *pos;
+
+		memcpy(buf + *pos, s, len < room ? len : room);
+	}
+	*pos += len;
+}
+
+static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_spec *sp,
+		    const struct bprintf_data *d)
+{
+	char spec[32], tmp[MAX_BPRINTF_BIN_ARGS + 64], flags[5];
+	const char *f;
+	char *o = flags;
+	int n = 0;
+
+	/* '0' pads numbers only; the kernel pads strings and chars with spaces. */
+	for (f = sp->flags; *f; f++)
+		if (*f != '0' || sp->kind == BP_INT || sp->kind == BP_PTR)
+			*o++ = *f;
+	*o = '\0';
+	n = snprintf(spec, sizeof(spec), "%%%s", flags);
+	if (sp->width >= 0)
+		n += snprintf(spec + n, sizeof(spec) - n, "%d", sp->width);
+
+	switch (sp->kind) {
+	case BP_INT:
+		if (sp->size == 8) {
+			snprintf(spec + n, sizeof(spec) - n, "ll%c", sp->conv);
+			if (sp->conv == 'd' || sp->conv == 'i')
+				n = snprintf(tmp, sizeof(tmp), spec, (long long)sp->arg);
+			else
+				n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)sp->arg);
+		} else {
+			snprintf(spec + n, sizeof(spec) - n, "%c", sp->conv);
+			if (sp->conv == 'd' || sp->conv == 'i')
+				n = snprintf(tmp, sizeof(tmp), spec, (int)(u32)sp->arg);
+			else
+				n = snprintf(tmp, sizeof(tmp), spec, (unsigned int)(u32)sp->arg);
+		}
+		break;
+	case BP_CHAR:
+		snprintf(spec + n, sizeof(spec) - n, "c");
+		n = snprintf(tmp, sizeof(tmp), spec, (int)(u8)sp->arg);
+		break;
+	case BP_STR:
+		snprintf(spec + n, sizeof(spec) - n, "s");
+		n = snprintf(tmp, sizeof(tmp), spec, d->bin + sp->arg);
+		break;
+	case BP_PTR:
+		/* pointer_string(): 16 zero-padded hex digits unless a width is given. */
+		if (sp->width < 0)
+			n = snprintf(tmp, sizeof(tmp), "%016llx", (unsigned long long)sp->arg);
+		else {
+			snprintf(spec + n, sizeof(spec) - n, "llx");
+			n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)sp->arg);
+		}
+		break;
+	}
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	out_put(buf, size, pos, tmp, n);
+}
+
+/*
+ * bstr_printf() on prepared data: writes at most @size bytes including the
+ * NUL into @buf and returns the length the full output would have.
+ */
+static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bprintf_data *d)
+{
+	size_t pos = 0;
+	u32 i = 0, k = 0;
+
+	while (i < d->fmt_len) {
+		if (k < d->nr && i == d->spec[k].start) {
+			const struct bprintf_spec *sp = &d->spec[k++];
+
+			out_fmt(buf, size, &pos, sp, d);
+			i = sp->end;
+			/* Pointer extensions swallow trailing alphanumerics. */
+			if (sp->conv == 'p')
+				while (i < d->fmt_len && b_isalnum(fmt[i]))
+					i++;
+			continue;
+		}
+		if (fmt[i] == '%' && fmt[i + 1] == '%') {
+			out_put(buf, size, &pos, "%", 1);
+			i += 2;
+			continue;
+		}
+		out_put(buf, size, &pos, &fmt[i], 1);
+		i++;
+	}
+	if (size)
+		buf[pos < size ? pos : size - 1] = '\0';
+	return pos;
+}
+
+/* The per-worker trace_pipe. */
+struct bpf_trace_pipe {
+	char buf[BPF_TRACE_PIPE_SIZE];
+	size_t head;		/* bytes in buf, oldest first */
+	u64 dropped;
+};
+
+static __thread struct bpf_trace_pipe *trace_pipe;
+
+static void trace_bpf_trace_printk(const char *msg)
+{
+	size_t len = strlen(msg);
+	bool nl = !len || msg[len - 1] != '\n';
+	struct bpf_trace_pipe *tp = trace_pipe;
+
+	if (unlikely(!tp)) {
+		/* Once per worker, at its first message: not a per-packet cost. */
+		tp = calloc(1, sizeof(*tp));
+		if (!tp)
+			return;
+		trace_pipe = tp;
+	}
+	if (len + nl > sizeof(tp->buf) - tp->head) {
+		tp->dropped++;
+		return;
+	}
+	memcpy(tp->buf + tp->head, msg, len);
+	tp->head += len;
+	if (nl)
+		tp->buf[tp->head++] = '\n';
+}
+
+size_t bpf_trace_pipe_read(char *buf, size_t size)
+{
+	struct bpf_trace_pipe *tp = trace_pipe;
+	size_t n;
+
+	if (!tp || !tp->head || !size)
+		return 0;
+	n = tp->head < size ? tp->head : size;
+	/* Whole lines only, unless a single line is longer than @size. */
+	if (n < tp->head) {
+		size_t k = n;
+
+		while (k && tp->buf[k - 1] != '\n')
+			k--;
+		if (k)
+			n = k;
+	}
+	memcpy(buf, tp->buf, n);
+	memmove(tp->buf, tp->buf + n, tp->head - n);
+	tp->head -= n;
+	return n;
+}
+
+u64 bpf_trace_pipe_dropped(void)
+{
+	return trace_pipe ? trace_pipe->dropped : 0;
+}
+
+static int bpf_do_trace_printk(const char *fmt, u32 fmt_size, const u64 *args, u32 num_args)
+{
+	struct bprintf_data d;
+	char buf[MAX_BPRINTF_BUF];
+	int ret;
+
+	ret = bpf_bprintf_prepare(fmt, fmt_size, args, num_args, &d);
+	if (ret < 0)
+		return ret;
+	ret = bstr_printf(buf, sizeof(buf), fmt, &d);
+	trace_bpf_trace_printk(buf);
+	return ret;
+}
+
+BPF_CALL_5(bpf_trace_printk, char *, fmt, u32, fmt_size, u64, arg1, u64, arg2, u64, arg3)
+{
+	u64 args[MAX_TRACE_PRINTK_VARARGS] = { arg1, arg2, arg3 };
+
+	return bpf_do_trace_printk(fmt, fmt_size, args, MAX_TRACE_PRINTK_VARARGS);
+}
+
+const struct bpf_func_proto bpf_trace_printk_proto = {
+	.func		= bpf_trace_printk,
+	.name		= "bpf_trace_printk",
+	.gpl_only	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+};
+
+BPF_CALL_4(bpf_trace_vprintk, char *, fmt, u32, fmt_size, const void *, args, u32, data_len)
+{
+	u64 a[MAX_BPRINTF_VARARGS];
+
+	if (data_len & 7 || data_len > MAX_BPRINTF_VARARGS * 8 || (data_len && !args))
+		return -EINVAL;
+	memcpy(a, args, data_len);
+	return bpf_do_trace_printk(fmt, fmt_size, a, data_len / 8);
+}
+
+const struct bpf_func_proto bpf_trace_vprintk_proto = {
+	.func		= bpf_trace_vprintk,
+	.name		= "bpf_trace_vprintk",
+	.gpl_only	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM_OR_NULL,
+			    ARG_CONST_SIZE_OR_ZERO },
+};
+
+BPF_CALL_5(bpf_snprintf, char *, str, u32, str_size, char *, fmt, const void *, args,
+	   u32, data_len)
+{
+	u64 a[MAX_BPRINTF_VARARGS];
+	struct bprintf_data d;
+	int err;
+
+	if (data_len % 8 || data_len > MAX_BPRINTF_VARARGS * 8 || (data_len && !args))
+		return -EINVAL;
+	memcpy(a, args, data_len);
+	/* ARG_PTR_TO_CONST_STR: the checker proved fmt NUL-terminated. */
+	err = bpf_bprintf_prepare(fmt, UINT_MAX, a, data_len / 8, &d);
+	if (err < 0)
+		return err;
+	err = bstr_printf(str, str ? str_size : 0, fmt, &d);
+	return err + 1;
+}
+
+const struct bpf_func_proto bpf_snprintf_proto = {
+	.func		= bpf_snprintf,
+	.name		= "bpf_snprintf",
+	.gpl_only	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_CONST_STR,
+			    ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+};
