@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uxdp eBPF public API: what tools/ may use to open clang-compiled XDP
+ * objects, look at their programs and maps, and run a program over a packet
+ * the way BPF_PROG_TEST_RUN does. Shaped like libbpf's syscall wrappers:
+ * programs and maps are referred to by ids (the kernel's fds), int
+ * functions return 0 or -errno, pointer functions return NULL and set
+ * errno.
+ *
+ * Kernel: include/uapi/linux/bpf.h (BPF_PROG_TEST_RUN), tools/lib/bpf/bpf.h
+ */
+#ifndef _UXDP_UXDP_BPF_H
+#define _UXDP_UXDP_BPF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+#include <linux/types.h>
+
+#include "uxdp.h"
+
+/* ---- maps (kernel/bpf/syscall.c) ---------------------------------------- */
+/*
+ * NOTE: this section was reconstructed from kernel/bpf/syscall.c after the
+ * prog work overwrote the first version of this file by mistake; the maps
+ * work owns it and may rewrite it freely.
+ */
+
+struct uxdp_bpf_map_create_opts {
+	size_t sz;		/* sizeof(struct uxdp_bpf_map_create_opts) */
+	__u32 map_flags;
+	__u32 inner_map_id;	/* *_OF_MAPS: id of a map shaped like the inner maps */
+	__u64 map_extra;
+	__u32 numa_node;
+};
+
+/* A record of a RINGBUF or PERF_EVENT_ARRAY map; non-zero stops the walk. */
+typedef int (*uxdp_bpf_record_fn)(void *ctx, int cpu, void *data, __u32 size);
+
+/* BPF_MAP_CREATE: returns the new map id (> 0) or -errno. */
+UXDP_API int uxdp_bpf_map_create(enum bpf_map_type map_type, const char *map_name,
+				 __u32 key_size, __u32 value_size, __u32 max_entries,
+				 const struct uxdp_bpf_map_create_opts *opts);
+/* Drop the creator's reference (the kernel's close(map_fd)). */
+UXDP_API int uxdp_bpf_map_close(__u32 id);
+UXDP_API int uxdp_bpf_map_lookup_elem(__u32 id, const void *key, void *value);
+UXDP_API int uxdp_bpf_map_lookup_elem_flags(__u32 id, const void *key, void *value, __u64 flags);
+UXDP_API int uxdp_bpf_map_update_elem(__u32 id, const void *key, const void *value, __u64 flags);
+UXDP_API int uxdp_bpf_map_delete_elem(__u32 id, const void *key);
+UXDP_API int uxdp_bpf_map_get_next_key(__u32 id, const void *key, void *next_key);
+UXDP_API int uxdp_bpf_map_freeze(__u32 id);
+UXDP_API int uxdp_bpf_map_get_info(__u32 id, struct bpf_map_info *info);
+UXDP_API int uxdp_bpf_map_get_next_id(__u32 start_id, __u32 *next_id);
+/* Bytes a lookup copies: per-CPU maps round_up(value_size, 8) * CPUs. */
+UXDP_API __u32 uxdp_bpf_map_value_size(__u32 id);
+UXDP_API int uxdp_bpf_num_possible_cpus(void);
+UXDP_API int uxdp_bpf_map_alive_count(void);
+UXDP_API int uxdp_bpf_ringbuf_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx);
+UXDP_API int uxdp_bpf_perf_event_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx);
+
+/* ---- objects and programs (kernel/bpf/object.c, net/bpf/test_run.c) ---- */
+
+struct uxdp_bpf_object;
+
+struct uxdp_bpf_object_open_opts {
+	size_t sz;		/* sizeof(struct uxdp_bpf_object_open_opts) */
+	/* On failure: why, naming the program, instruction and feature, then
+	 * the checker's log if the checker rejected the program. */
+	char *log_buf;
+	size_t log_size;
+};
+
+/**
+ * uxdp_bpf_object_open() - read a clang -target bpf object and load it
+ * @path: ELF file (libbpf conventions: SEC("xdp"), SEC("xdp.frags"),
+ *	  BTF-defined maps, .data/.rodata/.bss, bpf-to-bpf calls)
+ * @opts: optional, see struct uxdp_bpf_object_open_opts
+ *
+ * Creates every map of the object (global data initialised, .rodata
+ * frozen), relocates each program to uxdp's map ids, appends the
+ * subprograms it calls and passes it through the load-time checker. The
+ * programs are registered and get ids.
+ *
+ * Return: the object, or NULL with errno set (ENOENT, EINVAL for a
+ * malformed object, EOPNOTSUPP for an unsupported feature, EACCES when the
+ * checker rejects a program, ENOMEM).
+ */
+UXDP_API struct uxdp_bpf_object *
+uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *opts);
+
+/**
+ * uxdp_bpf_object_close() - release the object's programs and maps
+ * @obj: object or NULL
+ */
+UXDP_API void uxdp_bpf_object_close(struct uxdp_bpf_object *obj);
+
+struct uxdp_bpf_prog_desc {
+	const char *name;	/* function name */
+	const char *sec;	/* ELF section, e.g. "xdp.frags" */
+	uint32_t id;		/* program id */
+	uint32_t insn_cnt;	/* after relocation, subprograms included */
+	bool frags;		/* SEC("xdp.frags"): xdp_has_frags */
+};
+
+struct uxdp_bpf_map_desc {
+	const char *name;	/* as libbpf names it (".rodata" maps get the object prefix) */
+	uint32_t id;		/* map id */
+	uint32_t type;		/* enum bpf_map_type */
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t max_entries;
+	uint32_t map_flags;
+	uint32_t value_size_sys;	/* bytes a lookup copies (per-CPU: all CPUs; fd maps: an id) */
+	uint32_t nr_cpus;		/* per-CPU maps: CPUs in a value; else 1 */
+};
+
+/** uxdp_bpf_object_prog_cnt() - number of programs in @obj. */
+UXDP_API unsigned int uxdp_bpf_object_prog_cnt(const struct uxdp_bpf_object *obj);
+/** uxdp_bpf_object_prog() - program @idx. Return: 0 or -ENOENT. */
+UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned int idx,
+				  struct uxdp_bpf_prog_desc *desc);
+/**
+ * uxdp_bpf_object_find_prog() - program by function name or section
+ * @name: function name, or NULL
+ * @sec: section name, or NULL (with both NULL: the first program)
+ *
+ * Return: the program's id, -ENOENT, or -EINVAL if @sec matches several.
+ */
+UXDP_API int uxdp_bpf_object_find_prog(const struct uxdp_bpf_object *obj, const char *name,
+				       const char *sec);
+/** uxdp_bpf_object_map_cnt() - number of maps in @obj (inner map templates excluded). */
+UXDP_API unsigned int uxdp_bpf_object_map_cnt(const struct uxdp_bpf_object *obj);
+/** uxdp_bpf_object_map() - map @idx. Return: 0 or -ENOENT. */
+UXDP_API int uxdp_bpf_object_map(const struct uxdp_bpf_object *obj, unsigned int idx,
+				 struct uxdp_bpf_map_desc *desc);
+/** uxdp_bpf_object_find_map() - map id by name (exact, or the part after the object prefix for global data). Return: id or -ENOENT. */
+UXDP_API int uxdp_bpf_object_find_map(const struct uxdp_bpf_object *obj, const char *name);
+
+/** uxdp_bpf_map_type_name() - "hash", "percpu_array", ... as bpftool prints it; NULL if unknown. */
+UXDP_API const char *uxdp_bpf_map_type_name(uint32_t type);
+
+/* How a REDIRECT verdict was aimed (from bpf_redirect_info). */
+struct uxdp_bpf_redirect {
+	bool valid;		/* the run ended in XDP_REDIRECT */
+	uint32_t ifindex;	/* bpf_redirect(): target ifindex; map redirects: 0 */
+	uint32_t map_id;	/* bpf_redirect_map(): map id, else 0 */
+	uint32_t map_type;	/* enum bpf_map_type, 0 for an ifindex redirect */
+	uint32_t key;		/* bpf_redirect_map() key */
+	uint32_t flags;		/* BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS */
+};
+
+/*
+ * BPF_PROG_TEST_RUN for XDP, as libbpf's struct bpf_test_run_opts. In:
+ * data_in/data_size_in (at least 14 bytes; beyond 3520 - metadata bytes
+ * the rest goes into 4 KiB fragments), data_out/data_size_out (buffer
+ * size; 0 with data_out set is -EINVAL here, where the kernel would copy
+ * blindly), ctx_in/ctx_size_in and ctx_out/ctx_size_out (struct xdp_md),
+ * repeat. Out: data_size_out (full output size, even when clipped:
+ * -ENOSPC), ctx_size_out, retval, duration (average ns per run), redirect.
+ */
+struct uxdp_bpf_test_run_opts {
+	size_t sz;		/* sizeof(struct uxdp_bpf_test_run_opts) */
+	const void *data_in;
+	void *data_out;
+	uint32_t data_size_in;
+	uint32_t data_size_out;
+	const void *ctx_in;
+	void *ctx_out;
+	uint32_t ctx_size_in;
+	uint32_t ctx_size_out;
+	uint32_t retval;
+	uint32_t repeat;
+	uint32_t duration;
+	struct uxdp_bpf_redirect redirect;
+};
+
+/**
+ * uxdp_bpf_prog_test_run() - run program @prog_id over one packet
+ * @opts: see struct uxdp_bpf_test_run_opts
+ *
+ * The frame is laid out as the kernel's bpf_prog_test_run_xdp() does: 256
+ * bytes of headroom in a 4096-byte frame, the metadata of ctx_in in front
+ * of the data, ingress_ifindex 1 and rx_queue_index 0 unless ctx_in says
+ * otherwise. XDP_TX and XDP_REDIRECT are verdicts only.
+ *
+ * Return: 0, or -EINVAL (frame under 14 bytes, bad ctx_in), -E2BIG,
+ * -ENOSPC (output clipped; outputs are still filled in), -ENOENT (no such
+ * program), -ENOMEM.
+ */
+UXDP_API int uxdp_bpf_prog_test_run(uint32_t prog_id, struct uxdp_bpf_test_run_opts *opts);
+
+#endif
