@@ -360,4 +360,15 @@ static __always_inline unsigned int bpf_prog_run(const struct bpf_prog *prog, co
 	return prog->bpf_func(ctx, prog);
 }
 
+
+/*
+ * BPF_PROG_TEST_RUN for XDP (net/bpf/test_run.c), with the kernel's user
+ * pointers as plain pointers in @kattr; outputs go to @uattr (may be
+ * @kattr). @ri, if not NULL, receives the redirect state the last run left
+ * (read it when retval is XDP_REDIRECT). Returns 0 or -errno as the kernel.
+ */
+struct bpf_redirect_info;
+int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
+			  union bpf_attr *uattr, struct bpf_redirect_info *ri);
+
 #endif

@@ -1,0 +1,1206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Object loading: turn a clang -target bpf ELF file into uxdp maps and
+ * checked programs, doing what libbpf does between bpf_object__open() and
+ * the BPF_PROG_LOAD syscall.
+ *
+ * libbpf reads the object model (programs and their sections, BTF-defined
+ * maps, global data maps with their initial values, inner map shapes);
+ * libelf gives what libbpf only resolves while loading into the kernel: the
+ * relocation sections. For each program this file
+ *   1. copies the function's instructions out of its section,
+ *   2. rewrites ld_imm64 against map symbols to BPF_PSEUDO_MAP_FD and
+ *      against data sections to BPF_PSEUDO_MAP_VALUE (imm = uxdp map id,
+ *      next imm = offset), as bpf_object__relocate_data() does,
+ *   3. appends every static subprogram it calls (or takes the address of,
+ *      BPF_PSEUDO_FUNC) after the main program and fixes the relative imm,
+ *      as bpf_object__reloc_code() does,
+ *   4. hands the result to bpf_check().
+ * Declarative initial values of PROG_ARRAY and *_OF_MAPS slots (relocations
+ * in .rel.maps, libbpf's init_slots) are applied after all programs load.
+ *
+ * Roadmap: uxdp_bpf_object_open() -> object_elf_init() -> object_check_core()
+ * -> object_create_maps() -> object_load_progs() (object_link_prog(),
+ * object_relocate_insn()) -> object_init_slots().
+ *
+ * Kernel: tools/lib/bpf/libbpf.c bpf_object__relocate_data(),
+ *	   bpf_object__reloc_code(), bpf_object__create_map(),
+ *	   bpf_object__init_prog_arrays(); kernel/bpf/syscall.c bpf_prog_load()
+ * Differs: legacy SEC("maps") definitions are refused, as libbpf >= 1.0
+ *	    refuses them; CO-RE, kfuncs and externs (ksyms, kconfig) are
+ *	    refused with the program, instruction and feature named; global data
+ *	    maps are not mmap-able (BPF_F_MMAPABLE is dropped).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/printk.h>
+#include <linux/smp.h>
+#include <uxdp/uxdp_bpf.h>
+
+#ifndef EM_BPF
+#define EM_BPF		247
+#endif
+#ifndef R_BPF_64_64
+#define R_BPF_64_64	1
+#endif
+#ifndef R_BPF_64_32
+#define R_BPF_64_32	10
+#endif
+#ifndef BPF_F_MMAPABLE
+#define BPF_F_MMAPABLE	(1U << 10)
+#endif
+
+#define BPF_INSN_SZ	sizeof(struct bpf_insn)
+#define OBJECT_MAX_SIZE	(256U << 20)
+
+struct obj_map {
+	char *name;
+	struct bpf_map *map;		/* one user reference */
+	int shndx;			/* data section of a global data map, else -1 */
+	bool internal;
+};
+
+struct obj_prog {
+	char *name;
+	char *sec;
+	struct bpf_prog *prog;		/* one reference */
+	bool frags;
+};
+
+/* A function copied into the program being linked. */
+struct link_chunk {
+	int shndx;
+	u32 sec_insn_off;		/* first instruction in its section */
+	u32 cnt;
+	u32 out_off;			/* first instruction in the linked program */
+};
+
+struct uxdp_bpf_object {
+	char *path;
+	void *buf;
+	size_t size;
+	Elf *elf;
+	struct bpf_object *lobj;
+	size_t shnum;
+	size_t shstrndx;
+	Elf_Data *symtab;
+	size_t nr_syms;
+	size_t strtabndx;
+	int maps_shndx;			/* ".maps" or -1 */
+	struct obj_map *maps;
+	unsigned int nr_maps;
+	struct obj_prog *progs;
+	unsigned int nr_progs;
+	char *log;			/* caller's log buffer, may be NULL */
+	size_t log_size;
+	bool failed;			/* first error recorded */
+};
+
+static __printf(2, 3) int obj_err(struct uxdp_bpf_object *obj, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int n;
+
+	if (obj->failed)
+		return 0;
+	obj->failed = true;
+	n = snprintf(msg, sizeof(msg), "%s: ", obj->path);
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	va_end(ap);
+	if (obj->log && obj->log_size)
+		snprintf(obj->log, obj->log_size, "%s", msg);
+	else
+		pr_warn("%s\n", msg);
+	return 0;
+}
+
+/* ---- ELF access (libelf), every index and offset bounds-checked --------- */
+
+static const char *elf_sec_name(struct uxdp_bpf_object *obj, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(obj->elf, shndx);
+	GElf_Shdr sh;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return NULL;
+	name = elf_strptr(obj->elf, obj->shstrndx, sh.sh_name);
+	return name;
+}
+
+static bool elf_sec_shdr(struct uxdp_bpf_object *obj, size_t shndx, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = elf_getscn(obj->elf, shndx);
+
+	return scn && gelf_getshdr(scn, sh);
+}
+
+static Elf_Data *elf_sec_data(struct uxdp_bpf_object *obj, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(obj->elf, shndx);
+
+	return scn ? elf_getdata(scn, NULL) : NULL;
+}
+
+static bool elf_sym(struct uxdp_bpf_object *obj, size_t idx, GElf_Sym *sym)
+{
+	if (idx >= obj->nr_syms)
+		return false;
+	return gelf_getsym(obj->symtab, (int)idx, sym) != NULL;
+}
+
+static const char *elf_sym_name(struct uxdp_bpf_object *obj, const GElf_Sym *sym)
+{
+	const char *name;
+
+	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION)
+		name = elf_sec_name(obj, sym->st_shndx);
+	else
+		name = elf_strptr(obj->elf, obj->strtabndx, sym->st_name);
+	return name ? name : "?";
+}
+
+static bool elf_sec_is_exec(struct uxdp_bpf_object *obj, size_t shndx)
+{
+	GElf_Shdr sh;
+
+	return shndx && shndx < obj->shnum && elf_sec_shdr(obj, shndx, &sh) &&
+	       sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR);
+}
+
+/* The function symbol of section @shndx starting at byte @off. */
+static bool elf_find_func(struct uxdp_bpf_object *obj, size_t shndx, u64 off, GElf_Sym *out)
+{
+	GElf_Sym sym;
+	size_t i;
+
+	for (i = 1; i < obj->nr_syms; i++) {
+		if (!elf_sym(obj, i, &sym))
+			return false;
+		if (sym.st_shndx == shndx && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    sym.st_value == off) {
+			*out = sym;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The relocation section applying to @shndx, or 0. */
+static size_t elf_rel_sec(struct uxdp_bpf_object *obj, size_t shndx)
+{
+	GElf_Shdr sh;
+	size_t i;
+
+	for (i = 1; i < obj->shnum; i++) {
+		if (elf_sec_shdr(obj, i, &sh) && sh.sh_type == SHT_REL && sh.sh_info == shndx)
+			return i;
+	}
+	return 0;
+}
+
+static int object_elf_init(struct uxdp_bpf_object *obj)
+{
+	GElf_Ehdr ehdr;
+	GElf_Shdr sh;
+	size_t i;
+
+	elf_version(EV_CURRENT);
+	obj->elf = elf_memory(obj->buf, obj->size);
+	if (!obj->elf || elf_kind(obj->elf) != ELF_K_ELF || !gelf_getehdr(obj->elf, &ehdr))
+		return obj_err(obj, "not an ELF object"), -EINVAL;
+	if (gelf_getclass(obj->elf) != ELFCLASS64 || ehdr.e_machine != EM_BPF)
+		return obj_err(obj, "not a 64-bit BPF ELF object (machine %u)", ehdr.e_machine), -EINVAL;
+	if (elf_getshdrnum(obj->elf, &obj->shnum) || elf_getshdrstrndx(obj->elf, &obj->shstrndx))
+		return obj_err(obj, "malformed ELF: section headers: %s", elf_errmsg(-1)), -EINVAL;
+	obj->maps_shndx = -1;
+	for (i = 1; i < obj->shnum; i++) {
+		const char *name;
+
+		if (!elf_sec_shdr(obj, i, &sh))
+			return obj_err(obj, "malformed ELF: section %zu: %s", i, elf_errmsg(-1)), -EINVAL;
+		name = elf_sec_name(obj, i);
+		if (!name)
+			return obj_err(obj, "malformed ELF: section %zu has no name", i), -EINVAL;
+		if (sh.sh_type == SHT_SYMTAB) {
+			obj->symtab = elf_sec_data(obj, i);
+			if (!obj->symtab || !sh.sh_entsize || sh.sh_link >= obj->shnum)
+				return obj_err(obj, "malformed ELF: symbol table"), -EINVAL;
+			obj->nr_syms = obj->symtab->d_size / sh.sh_entsize;
+			obj->strtabndx = sh.sh_link;
+		}
+		if (!strcmp(name, ".maps"))
+			obj->maps_shndx = (int)i;
+		if (!strcmp(name, "maps"))
+			return obj_err(obj, "legacy map definitions in section 'maps' are not supported (use BTF-defined maps in .maps, as libbpf >= 1.0 requires)"),
+			       -EOPNOTSUPP;
+	}
+	if (!obj->symtab)
+		return obj_err(obj, "malformed ELF: no symbol table"), -EINVAL;
+	return 0;
+}
+
+/* ---- CO-RE relocations (.BTF.ext) ---------------------------------------- */
+
+/* The .BTF.ext header (tools/lib/bpf/libbpf_internal.h struct btf_ext_header). */
+struct btf_ext_hdr {
+	u16 magic;
+	u8 version;
+	u8 flags;
+	u32 hdr_len;
+	u32 func_info_off;
+	u32 func_info_len;
+	u32 line_info_off;
+	u32 line_info_len;
+	u32 core_relo_off;
+	u32 core_relo_len;
+};
+
+static const char *object_prog_at(struct uxdp_bpf_object *obj, const char *sec, u32 insn_off,
+				  u32 *insn_idx)
+{
+	struct bpf_program *p;
+	GElf_Sym sym;
+	size_t i;
+
+	*insn_idx = insn_off / BPF_INSN_SZ;
+	for (i = 1; i < obj->nr_syms; i++) {
+		const char *name;
+
+		if (!elf_sym(obj, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		name = elf_sec_name(obj, sym.st_shndx);
+		if (!name || strcmp(name, sec))
+			continue;
+		if (insn_off >= sym.st_value && insn_off < sym.st_value + sym.st_size) {
+			*insn_idx = (insn_off - sym.st_value) / BPF_INSN_SZ;
+			name = elf_sym_name(obj, &sym);
+			bpf_object__for_each_program(p, obj->lobj)
+				if (!strcmp(bpf_program__name(p), name))
+					return bpf_program__name(p);
+			return name;
+		}
+	}
+	return sec;
+}
+
+/*
+ * CO-RE relocations would need the running kernel's BTF; uxdp has none.
+ * Refuse the object naming the first one.
+ */
+static int object_check_core(struct uxdp_bpf_object *obj)
+{
+	const struct btf *btf = bpf_object__btf(obj->lobj);
+	struct btf_ext_hdr hdr;
+	Elf_Data *data = NULL;
+	const u8 *p, *end;
+	u32 rec_size;
+	size_t i;
+
+	for (i = 1; i < obj->shnum; i++) {
+		const char *name = elf_sec_name(obj, i);
+
+		if (name && !strcmp(name, ".BTF.ext")) {
+			data = elf_sec_data(obj, i);
+			break;
+		}
+	}
+	if (!data || !data->d_buf || data->d_size < offsetof(struct btf_ext_hdr, core_relo_off))
+		return 0;
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(&hdr, data->d_buf, data->d_size < sizeof(hdr) ? data->d_size : sizeof(hdr));
+	if (hdr.magic != 0xeB9F || hdr.hdr_len < sizeof(hdr) || !hdr.core_relo_len)
+		return 0;
+	if ((u64)hdr.hdr_len + hdr.core_relo_off + hdr.core_relo_len > data->d_size ||
+	    hdr.core_relo_len < 4)
+		return obj_err(obj, "malformed .BTF.ext: CO-RE relocations out of bounds"), -EINVAL;
+	p = (const u8 *)data->d_buf + hdr.hdr_len + hdr.core_relo_off;
+	end = p + hdr.core_relo_len;
+	memcpy(&rec_size, p, 4);
+	p += 4;
+	if (rec_size < 16)
+		return obj_err(obj, "malformed .BTF.ext: CO-RE record size %u", rec_size), -EINVAL;
+	while (p + 8 <= end) {
+		u32 sec_off, num, insn_off, type_id, kind, idx;
+		const char *sec, *prog, *tname = "?";
+		const struct btf_type *t;
+
+		memcpy(&sec_off, p, 4);
+		memcpy(&num, p + 4, 4);
+		p += 8;
+		if (!num)
+			continue;
+		if ((u64)num * rec_size > (u64)(end - p))
+			return obj_err(obj, "malformed .BTF.ext: CO-RE section overruns"), -EINVAL;
+		memcpy(&insn_off, p, 4);
+		memcpy(&type_id, p + 4, 4);
+		memcpy(&kind, p + 12, 4);
+		sec = btf ? btf__name_by_offset(btf, sec_off) : NULL;
+		if (!sec)
+			sec = "?";
+		t = btf ? btf__type_by_id(btf, type_id) : NULL;
+		if (t)
+			tname = btf__name_by_offset(btf, t->name_off) ?: "?";
+		prog = object_prog_at(obj, sec, insn_off, &idx);
+		return obj_err(obj, "prog '%s': insn %u: CO-RE relocation (kind %u) against type '%s' is not supported (no kernel BTF in uxdp)",
+			       prog, idx, kind, tname), -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* ---- maps ---------------------------------------------------------------- */
+
+static void object_map_attr(const struct bpf_map *m, union bpf_attr *attr)
+{
+	const char *name = bpf_map__name(m);
+
+	memset(attr, 0, sizeof(*attr));
+	attr->map_type = bpf_map__type(m);
+	attr->key_size = bpf_map__key_size(m);
+	attr->value_size = bpf_map__value_size(m);
+	attr->max_entries = bpf_map__max_entries(m);
+	attr->map_flags = bpf_map__map_flags(m) & ~BPF_F_MMAPABLE;
+	attr->map_extra = bpf_map__map_extra(m);
+	snprintf(attr->map_name, sizeof(attr->map_name), "%s", name ? name : "");
+	/* libbpf sizes an unsized PERF_EVENT_ARRAY to the CPU count at load */
+	if (attr->map_type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !attr->max_entries)
+		attr->max_entries = num_possible_cpus();
+}
+
+/* The data section a libbpf internal map was made from (".data", ".rodata.str1.1", ...). */
+static int object_data_shndx(struct uxdp_bpf_object *obj, const struct bpf_map *m)
+{
+	const char *mname = bpf_map__name(m);
+	size_t mlen = strlen(mname), i;
+	size_t init_sz = 0;
+
+	bpf_map__initial_value((struct bpf_map *)m, &init_sz);
+	for (i = 1; i < obj->shnum; i++) {
+		const char *name = elf_sec_name(obj, i);
+		char san[BPF_OBJ_NAME_LEN];
+		GElf_Shdr sh;
+		size_t n, k;
+
+		if (!name || !elf_sec_shdr(obj, i, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    (sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		if (strncmp(name, ".data", 5) && strncmp(name, ".rodata", 7) &&
+		    strncmp(name, ".bss", 4))
+			continue;
+		/* libbpf's internal_map_name(): [object prefix] + section name,
+		 * characters other than [A-Za-z0-9_.] replaced, 15 chars max. */
+		n = strlen(name);
+		if (n > BPF_OBJ_NAME_LEN - 1)
+			n = BPF_OBJ_NAME_LEN - 1;
+		for (k = 0; k < n; k++) {
+			char c = name[k];
+
+			san[k] = (c == '_' || c == '.' || (c >= '0' && c <= '9') ||
+				  (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ? c : '_';
+		}
+		san[n] = 0;
+		if (mlen >= n && !strcmp(mname + mlen - n, san) && sh.sh_size == bpf_map__value_size(m))
+			return (int)i;
+	}
+	return -1;
+}
+
+static struct obj_map *object_find_map_sym(struct uxdp_bpf_object *obj, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < obj->nr_maps; i++)
+		if (!obj->maps[i].internal && !strcmp(obj->maps[i].name, name))
+			return &obj->maps[i];
+	return NULL;
+}
+
+static struct obj_map *object_find_data_map(struct uxdp_bpf_object *obj, size_t shndx)
+{
+	unsigned int i;
+
+	for (i = 0; i < obj->nr_maps; i++)
+		if (obj->maps[i].internal && obj->maps[i].shndx == (int)shndx)
+			return &obj->maps[i];
+	return NULL;
+}
+
+static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
+{
+	struct obj_map *om = &obj->maps[obj->nr_maps];
+	struct bpf_map *inner_tmpl = NULL, *map;
+	const struct bpf_map *inner;
+	union bpf_attr attr;
+	int err;
+
+	object_map_attr(m, &attr);
+	inner = bpf_map__inner_map(m);
+	if (inner) {
+		union bpf_attr iattr;
+
+		object_map_attr(inner, &iattr);
+		inner_tmpl = bpf_map_create(&iattr);
+		if (IS_ERR(inner_tmpl))
+			return obj_err(obj, "map '%s': inner map: %s", bpf_map__name(m),
+				       strerror((int)-PTR_ERR(inner_tmpl))),
+			       (int)PTR_ERR(inner_tmpl);
+		attr.inner_map_fd = inner_tmpl->id;
+	}
+	map = bpf_map_create(&attr);
+	bpf_map_put_with_uref(inner_tmpl);
+	if (IS_ERR(map)) {
+		err = (int)PTR_ERR(map);
+		if (err == -EINVAL && !bpf_map__is_internal(m))
+			return obj_err(obj, "map '%s': type %u (%s) key %u value %u max_entries %u flags 0x%x: %s",
+				       bpf_map__name(m), attr.map_type,
+				       libbpf_bpf_map_type_str(attr.map_type) ?: "unknown",
+				       attr.key_size, attr.value_size, attr.max_entries,
+				       attr.map_flags, strerror(-err)), err;
+		return obj_err(obj, "map '%s': %s", bpf_map__name(m), strerror(-err)), err;
+	}
+	om->map = map;
+	om->shndx = -1;
+	om->name = strdup(bpf_map__name(m));
+	obj->nr_maps++;
+	if (!om->name)
+		return -ENOMEM;
+
+	if (bpf_map__is_internal(m)) {
+		size_t sz = 0;
+		const void *init = bpf_map__initial_value(m, &sz);
+		u32 zero = 0;
+
+		om->internal = true;
+		om->shndx = object_data_shndx(obj, m);
+		if (om->shndx < 0)
+			return obj_err(obj, "map '%s': global data of an unknown section (kconfig/ksyms are not supported)",
+				       om->name), -EOPNOTSUPP;
+		if (init && sz == map->value_size) {
+			err = bpf_map_update_value(map, &zero, (void *)init, BPF_ANY);
+			if (err)
+				return obj_err(obj, "map '%s': initial value: %s", om->name,
+					       strerror(-err)), err;
+		}
+		if (map->map_flags & BPF_F_RDONLY_PROG) {
+			err = bpf_map_freeze(map);
+			if (err)
+				return obj_err(obj, "map '%s': freeze: %s", om->name, strerror(-err)), err;
+		}
+	}
+	return 0;
+}
+
+static int object_create_maps(struct uxdp_bpf_object *obj)
+{
+	struct bpf_map *m;
+	unsigned int n = 0;
+	int err;
+
+	bpf_object__for_each_map(m, obj->lobj)
+		n++;
+	obj->maps = calloc(n ? n : 1, sizeof(*obj->maps));
+	if (!obj->maps)
+		return -ENOMEM;
+	bpf_object__for_each_map(m, obj->lobj) {
+		err = object_create_map(obj, m);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- programs ------------------------------------------------------------ */
+
+struct link_state {
+	struct bpf_insn *insns;
+	u32 cnt, cap;
+	struct link_chunk *chunks;
+	u32 nr_chunks, cap_chunks;
+	const char *prog;
+};
+
+static int link_append(struct uxdp_bpf_object *obj, struct link_state *ls, int shndx,
+		       const GElf_Sym *fn, u32 *out_off)
+{
+	Elf_Data *data = elf_sec_data(obj, shndx);
+	u32 cnt = fn->st_size / BPF_INSN_SZ;
+	struct link_chunk *c;
+
+	if (!data || !data->d_buf || fn->st_value % BPF_INSN_SZ || fn->st_size % BPF_INSN_SZ ||
+	    fn->st_value > data->d_size || fn->st_size > data->d_size - fn->st_value || !cnt)
+		return obj_err(obj, "prog '%s': function '%s' lies outside its section", ls->prog,
+			       elf_sym_name(obj, fn)), -EINVAL;
+	if (ls->cnt + cnt > BPF_MAX_INSNS)
+		return obj_err(obj, "prog '%s': more than %u instructions", ls->prog, BPF_MAX_INSNS),
+		       -E2BIG;
+	if (ls->cnt + cnt > ls->cap) {
+		u32 cap = (ls->cnt + cnt) * 2;
+		void *p = realloc(ls->insns, cap * BPF_INSN_SZ);
+
+		if (!p)
+			return -ENOMEM;
+		ls->insns = p;
+		ls->cap = cap;
+	}
+	if (ls->nr_chunks == ls->cap_chunks) {
+		u32 cap = ls->cap_chunks ? ls->cap_chunks * 2 : 8;
+		void *p = realloc(ls->chunks, cap * sizeof(*ls->chunks));
+
+		if (!p)
+			return -ENOMEM;
+		ls->chunks = p;
+		ls->cap_chunks = cap;
+	}
+	memcpy(ls->insns + ls->cnt, (u8 *)data->d_buf + fn->st_value, cnt * BPF_INSN_SZ);
+	c = &ls->chunks[ls->nr_chunks++];
+	c->shndx = shndx;
+	c->sec_insn_off = fn->st_value / BPF_INSN_SZ;
+	c->cnt = cnt;
+	c->out_off = ls->cnt;
+	*out_off = ls->cnt;
+	ls->cnt += cnt;
+	return 0;
+}
+
+/*
+ * Where instruction @target of section @shndx lands in the linked program:
+ * inside a function already copied, or at the start of a function appended
+ * now (libbpf: only whole functions of .text are subprograms).
+ */
+static int link_resolve(struct uxdp_bpf_object *obj, struct link_state *ls, int shndx,
+			s64 target, u32 from, u32 *out)
+{
+	GElf_Sym fn;
+	u32 i;
+
+	for (i = 0; i < ls->nr_chunks; i++) {
+		const struct link_chunk *c = &ls->chunks[i];
+
+		if (c->shndx == shndx && target >= c->sec_insn_off &&
+		    target < (s64)c->sec_insn_off + c->cnt) {
+			*out = c->out_off + (u32)(target - c->sec_insn_off);
+			return 0;
+		}
+	}
+	if (target < 0 || !elf_sec_is_exec(obj, shndx) ||
+	    !elf_find_func(obj, shndx, (u64)target * BPF_INSN_SZ, &fn))
+		return obj_err(obj, "prog '%s': insn %u: call target %lld in section '%s' is not the start of a function",
+			       ls->prog, from, (long long)target, elf_sec_name(obj, shndx) ?: "?"),
+		       -EINVAL;
+	return link_append(obj, ls, shndx, &fn, out);
+}
+
+static int link_relocate_insn(struct uxdp_bpf_object *obj, struct link_state *ls, u32 idx,
+			      const GElf_Rel *rel, bool last)
+{
+	struct bpf_insn *insn = &ls->insns[idx];
+	bool ldimm = insn->code == (BPF_LD | BPF_IMM | BPF_DW);
+	bool call = insn->code == (BPF_JMP | BPF_CALL);
+	const char *sname;
+	struct obj_map *om;
+	GElf_Sym sym;
+	u32 target;
+	int err;
+
+	if (!elf_sym(obj, GELF_R_SYM(rel->r_info), &sym))
+		return obj_err(obj, "prog '%s': insn %u: relocation against bad symbol %lu",
+			       ls->prog, idx, (unsigned long)GELF_R_SYM(rel->r_info)), -EINVAL;
+	sname = elf_sym_name(obj, &sym);
+	if (sym.st_shndx == SHN_UNDEF) {
+		if (call)
+			return obj_err(obj, "prog '%s': insn %u: kfunc/extern call '%s' is not supported",
+				       ls->prog, idx, sname), -EOPNOTSUPP;
+		return obj_err(obj, "prog '%s': insn %u: extern '%s' (ksym/kconfig) is not supported",
+			       ls->prog, idx, sname), -EOPNOTSUPP;
+	}
+	if (sym.st_shndx >= obj->shnum)
+		return obj_err(obj, "prog '%s': insn %u: symbol '%s' in bad section %u", ls->prog,
+			       idx, sname, sym.st_shndx), -EINVAL;
+
+	if (call) {
+		if (insn->src_reg != BPF_PSEUDO_CALL)
+			return obj_err(obj, "prog '%s': insn %u: relocated call of kind %u to '%s' is not supported",
+				       ls->prog, idx, insn->src_reg, sname), -EOPNOTSUPP;
+		if (sym.st_value % BPF_INSN_SZ)
+			return obj_err(obj, "prog '%s': insn %u: misaligned call target '%s'",
+				       ls->prog, idx, sname), -EINVAL;
+		err = link_resolve(obj, ls, sym.st_shndx,
+				   (s64)(sym.st_value / BPF_INSN_SZ) + insn->imm + 1, idx, &target);
+		if (err)
+			return err;
+		insn = &ls->insns[idx];
+		insn->imm = (s32)(target - idx - 1);
+		return 0;
+	}
+	if (!ldimm || last)
+		return obj_err(obj, "prog '%s': insn %u: relocation against '%s' on opcode 0x%02x",
+			       ls->prog, idx, sname, insn->code), -EINVAL;
+
+	if ((int)sym.st_shndx == obj->maps_shndx) {
+		om = object_find_map_sym(obj, sname);
+		if (!om)
+			return obj_err(obj, "prog '%s': insn %u: '%s' is not a map", ls->prog, idx,
+				       sname), -EINVAL;
+		insn[0].src_reg = BPF_PSEUDO_MAP_FD;
+		insn[0].imm = om->map->id;
+		return 0;
+	}
+	om = object_find_data_map(obj, sym.st_shndx);
+	if (om) {
+		u64 off = sym.st_value + (u64)(u32)insn[0].imm;
+
+		if (off >= om->map->value_size && om->map->value_size)
+			return obj_err(obj, "prog '%s': insn %u: offset %llu past global data '%s'",
+				       ls->prog, idx, (unsigned long long)off, om->name), -EINVAL;
+		insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+		insn[0].imm = om->map->id;
+		insn[1].imm = (s32)off;
+		return 0;
+	}
+	if (elf_sec_is_exec(obj, sym.st_shndx)) {
+		/* address of a static function: a bpf_loop()-style callback */
+		s64 t = ((s64)sym.st_value + insn[0].imm) / (s64)BPF_INSN_SZ;
+
+		err = link_resolve(obj, ls, sym.st_shndx, t, idx, &target);
+		if (err)
+			return err;
+		insn = &ls->insns[idx];
+		insn[0].src_reg = BPF_PSEUDO_FUNC;
+		insn[0].imm = (s32)(target - idx - 1);
+		return 0;
+	}
+	return obj_err(obj, "prog '%s': insn %u: relocation against '%s' in section '%s' is not supported",
+		       ls->prog, idx, sname, elf_sec_name(obj, sym.st_shndx) ?: "?"), -EOPNOTSUPP;
+}
+
+/* Walk the chunks (growing while we walk) and apply relocations. */
+static int object_link_prog(struct uxdp_bpf_object *obj, struct link_state *ls)
+{
+	u32 ci, i;
+	int err;
+
+	for (ci = 0; ci < ls->nr_chunks; ci++) {
+		struct link_chunk c = ls->chunks[ci];
+		size_t relsec = elf_rel_sec(obj, c.shndx);
+		Elf_Data *rd = relsec ? elf_sec_data(obj, relsec) : NULL;
+		size_t nrel = 0, r;
+		GElf_Shdr rsh;
+
+		if (relsec) {
+			if (!rd || !elf_sec_shdr(obj, relsec, &rsh) || !rsh.sh_entsize)
+				return obj_err(obj, "malformed ELF: relocation section %zu", relsec),
+				       -EINVAL;
+			nrel = rd->d_size / rsh.sh_entsize;
+		}
+		for (i = 0; i < c.cnt; i++) {
+			u32 idx = c.out_off + i;
+			struct bpf_insn *insn = &ls->insns[idx];
+			u64 byte_off = (u64)(c.sec_insn_off + i) * BPF_INSN_SZ;
+			bool ldimm = insn->code == (BPF_LD | BPF_IMM | BPF_DW);
+			bool found = false;
+			GElf_Rel rel;
+
+			for (r = 0; r < nrel; r++) {
+				if (!gelf_getrel(rd, (int)r, &rel))
+					return obj_err(obj, "malformed ELF: relocation %zu", r), -EINVAL;
+				if (rel.r_offset == byte_off) {
+					found = true;
+					break;
+				}
+			}
+			if (found) {
+				if (GELF_R_TYPE(rel.r_info) != R_BPF_64_64 &&
+				    GELF_R_TYPE(rel.r_info) != R_BPF_64_32)
+					return obj_err(obj, "prog '%s': insn %u: relocation type %lu is not supported",
+						       ls->prog, idx,
+						       (unsigned long)GELF_R_TYPE(rel.r_info)), -EOPNOTSUPP;
+				err = link_relocate_insn(obj, ls, idx, &rel, i + 1 >= c.cnt);
+				if (err)
+					return err;
+			} else if (insn->code == (BPF_JMP | BPF_CALL) &&
+				   insn->src_reg == BPF_PSEUDO_CALL) {
+				/* static call within the same section: no relocation */
+				u32 target;
+
+				err = link_resolve(obj, ls, c.shndx,
+						   (s64)c.sec_insn_off + i + insn->imm + 1, idx, &target);
+				if (err)
+					return err;
+				ls->insns[idx].imm = (s32)(target - idx - 1);
+			} else if (insn->code == (BPF_JMP | BPF_CALL) &&
+				   insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+				return obj_err(obj, "prog '%s': insn %u: kfunc call (btf id %d) is not supported",
+					       ls->prog, idx, insn->imm), -EOPNOTSUPP;
+			} else if (ldimm && insn->src_reg == BPF_PSEUDO_FUNC) {
+				return obj_err(obj, "prog '%s': insn %u: function address without relocation",
+					       ls->prog, idx), -EINVAL;
+			}
+			if (ldimm)
+				i++;
+		}
+	}
+	return 0;
+}
+
+static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
+{
+	struct obj_prog *op = &obj->progs[obj->nr_progs];
+	const char *name = bpf_program__name(p);
+	const char *sec = bpf_program__section_name(p);
+	struct link_state ls = { .prog = name };
+	struct bpf_prog *prog = NULL;
+	char *log = NULL;
+	int shndx = -1, err;
+	GElf_Sym fn;
+	size_t i;
+	u32 off;
+
+	op->name = strdup(name);
+	op->sec = strdup(sec);
+	obj->nr_progs++;
+	if (!op->name || !op->sec)
+		return -ENOMEM;
+	if (bpf_program__type(p) != BPF_PROG_TYPE_XDP)
+		return obj_err(obj, "prog '%s': section '%s' is not an XDP program (only SEC(\"xdp\") and SEC(\"xdp.frags\") are supported)",
+			       name, sec), -EOPNOTSUPP;
+	op->frags = bpf_program__flags(p) & BPF_F_XDP_HAS_FRAGS;
+
+	for (i = 1; i < obj->nr_syms; i++) {
+		const char *sname;
+
+		if (!elf_sym(obj, i, &fn) || GELF_ST_TYPE(fn.st_info) != STT_FUNC ||
+		    fn.st_shndx >= obj->shnum)
+			continue;
+		sname = elf_sec_name(obj, fn.st_shndx);
+		if (sname && !strcmp(sname, sec) && !strcmp(elf_sym_name(obj, &fn), name)) {
+			shndx = fn.st_shndx;
+			break;
+		}
+	}
+	if (shndx < 0)
+		return obj_err(obj, "prog '%s': no function symbol in section '%s'", name, sec),
+		       -EINVAL;
+
+	err = link_append(obj, &ls, shndx, &fn, &off);
+	err = err ?: object_link_prog(obj, &ls);
+	if (err)
+		goto out;
+
+	prog = bpf_prog_alloc(ls.cnt);
+	if (IS_ERR_OR_NULL(prog)) {
+		err = prog ? (int)PTR_ERR(prog) : -ENOMEM;
+		prog = NULL;
+		goto out;
+	}
+	memcpy(prog->insnsi, ls.insns, ls.cnt * BPF_INSN_SZ);
+	prog->len = ls.cnt;
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog->expected_attach_type = bpf_program__expected_attach_type(p);
+	prog->aux->xdp_has_frags = op->frags;
+	snprintf(prog->aux->name, sizeof(prog->aux->name), "%s", name);
+
+	log = calloc(1, 8192);
+	if (!log) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = bpf_check(&prog, log, 8192);
+	if (err) {
+		obj_err(obj, "prog '%s': rejected by the checker (%s):\n%s", name, strerror(-err), log);
+		goto out;
+	}
+	err = bpf_prog_alloc_id(prog);
+	if (err < 0) {
+		obj_err(obj, "prog '%s': no free program id", name);
+		goto out;
+	}
+	op->prog = prog;
+	prog = NULL;
+	err = 0;
+out:
+	if (prog)
+		bpf_prog_put(prog);
+	free(log);
+	free(ls.insns);
+	free(ls.chunks);
+	return err;
+}
+
+static int object_load_progs(struct uxdp_bpf_object *obj)
+{
+	struct bpf_program *p;
+	unsigned int n = 0;
+	int err;
+
+	bpf_object__for_each_program(p, obj->lobj)
+		n++;
+	if (!n)
+		return obj_err(obj, "no programs"), -ENOENT;
+	obj->progs = calloc(n, sizeof(*obj->progs));
+	if (!obj->progs)
+		return -ENOMEM;
+	bpf_object__for_each_program(p, obj->lobj) {
+		err = object_load_prog(obj, p);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- declarative PROG_ARRAY / *_OF_MAPS slots (.rel.maps) --------------- */
+
+static int object_values_off(struct uxdp_bpf_object *obj, const char *map, u32 *off)
+{
+	const struct btf *btf = bpf_object__btf(obj->lobj);
+	const struct btf_member *m;
+	const struct btf_type *t;
+	int id, i;
+
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, map, BTF_KIND_VAR);
+	if (id < 0)
+		return -ENOENT;
+	t = btf__type_by_id(btf, id);
+	while (t && (btf_is_var(t) || btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_struct(t))
+		return -ENOENT;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && !strcmp(n, "values")) {
+			*off = btf_member_bit_offset(t, i) / 8;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int object_init_slots(struct uxdp_bpf_object *obj)
+{
+	size_t relsec, nrel, r;
+	GElf_Shdr rsh;
+	Elf_Data *rd;
+
+	if (obj->maps_shndx < 0)
+		return 0;
+	relsec = elf_rel_sec(obj, obj->maps_shndx);
+	if (!relsec)
+		return 0;
+	rd = elf_sec_data(obj, relsec);
+	if (!rd || !elf_sec_shdr(obj, relsec, &rsh) || !rsh.sh_entsize)
+		return obj_err(obj, "malformed ELF: .rel.maps"), -EINVAL;
+	nrel = rd->d_size / rsh.sh_entsize;
+	for (r = 0; r < nrel; r++) {
+		const char *tname, *mname = NULL;
+		struct obj_map *outer = NULL;
+		GElf_Sym tsym, msym;
+		u32 values_off, slot, id = 0;
+		GElf_Rel rel;
+		size_t i;
+		int err;
+
+		if (!gelf_getrel(rd, (int)r, &rel) || !elf_sym(obj, GELF_R_SYM(rel.r_info), &tsym))
+			return obj_err(obj, "malformed ELF: .rel.maps entry %zu", r), -EINVAL;
+		for (i = 1; i < obj->nr_syms; i++) {
+			if (!elf_sym(obj, i, &msym) || (int)msym.st_shndx != obj->maps_shndx ||
+			    GELF_ST_TYPE(msym.st_info) != STT_OBJECT)
+				continue;
+			if (rel.r_offset >= msym.st_value &&
+			    rel.r_offset < msym.st_value + msym.st_size) {
+				mname = elf_sym_name(obj, &msym);
+				outer = object_find_map_sym(obj, mname);
+				break;
+			}
+		}
+		if (!outer || object_values_off(obj, mname, &values_off) ||
+		    rel.r_offset < msym.st_value + values_off)
+			return obj_err(obj, "malformed .maps initialiser at offset %llu",
+				       (unsigned long long)rel.r_offset), -EINVAL;
+		slot = (rel.r_offset - msym.st_value - values_off) / 8;
+		tname = elf_sym_name(obj, &tsym);
+		if (outer->map->map_type == BPF_MAP_TYPE_PROG_ARRAY) {
+			for (i = 0; i < obj->nr_progs; i++)
+				if (!strcmp(obj->progs[i].name, tname))
+					id = obj->progs[i].prog->aux->id;
+		} else {
+			struct obj_map *inner = object_find_map_sym(obj, tname);
+
+			if (inner)
+				id = inner->map->id;
+		}
+		if (!id)
+			return obj_err(obj, "map '%s': slot %u: '%s' is not a %s of this object",
+				       outer->name, slot, tname,
+				       outer->map->map_type == BPF_MAP_TYPE_PROG_ARRAY ? "program" : "map"),
+			       -EINVAL;
+		err = bpf_map_update_value(outer->map, &slot, &id, BPF_ANY);
+		if (err)
+			return obj_err(obj, "map '%s': slot %u = '%s': %s", outer->name, slot, tname,
+				       strerror(-err)), err;
+	}
+	return 0;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+static int object_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	uxdp_log(UXDP_DEBUG, "%s", buf);
+	return 0;
+}
+
+static int object_read_file(struct uxdp_bpf_object *obj, const char *path)
+{
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err = -errno, obj_err(obj, "cannot open: %s", strerror(-err)), err;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (u64)st.st_size > OBJECT_MAX_SIZE) {
+		close(fd);
+		return obj_err(obj, "not a regular file of 1 byte to 256 MiB"), -EINVAL;
+	}
+	obj->size = st.st_size;
+	obj->buf = malloc(obj->size);
+	if (!obj->buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < obj->size) {
+		n = read(fd, (char *)obj->buf + got, obj->size - got);
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			obj_err(obj, "read: %s", strerror(-err));
+			break;
+		}
+		got += n;
+	}
+	close(fd);
+	return err;
+}
+
+UXDP_API void uxdp_bpf_object_close(struct uxdp_bpf_object *obj)
+{
+	unsigned int i;
+
+	if (!obj)
+		return;
+	for (i = 0; i < obj->nr_progs; i++) {
+		bpf_prog_put(obj->progs[i].prog);
+		free(obj->progs[i].name);
+		free(obj->progs[i].sec);
+	}
+	for (i = 0; i < obj->nr_maps; i++) {
+		bpf_map_put_with_uref(obj->maps[i].map);
+		free(obj->maps[i].name);
+	}
+	free(obj->progs);
+	free(obj->maps);
+	bpf_object__close(obj->lobj);
+	if (obj->elf)
+		elf_end(obj->elf);
+	free(obj->buf);
+	free(obj->path);
+	free(obj);
+}
+
+UXDP_API struct uxdp_bpf_object *
+uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *opts)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, lopts);
+	struct uxdp_bpf_object *obj;
+	libbpf_print_fn_t old_print;
+	const char *base;
+	char oname[64];
+	int err;
+
+	if (!path || (opts && opts->sz < sizeof(size_t))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	obj = calloc(1, sizeof(*obj));
+	if (!obj) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	obj->path = strdup(path);
+	if (opts && opts->sz >= offsetof(struct uxdp_bpf_object_open_opts, log_size) + sizeof(size_t)) {
+		obj->log = opts->log_buf;
+		obj->log_size = opts->log_size;
+		if (obj->log && obj->log_size)
+			obj->log[0] = 0;
+	}
+	if (!obj->path) {
+		err = -ENOMEM;
+		goto out_close;
+	}
+	err = object_read_file(obj, path);
+	if (err)
+		goto out_close;
+	/* libbpf trusts little of the file, libelf's view is checked before use */
+	err = object_elf_init(obj);
+	if (err)
+		goto out_close;
+
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	snprintf(oname, sizeof(oname), "%s", base);
+	if (strlen(oname) > 2 && !strcmp(oname + strlen(oname) - 2, ".o"))
+		oname[strlen(oname) - 2] = 0;
+	lopts.object_name = oname;
+	old_print = libbpf_set_print(object_libbpf_print);
+	obj->lobj = bpf_object__open_mem(obj->buf, obj->size, &lopts);
+	libbpf_set_print(old_print);
+	if (!obj->lobj) {
+		err = -errno ?: -EINVAL;
+		obj_err(obj, "libbpf cannot read the object: %s", strerror(-err));
+		if (err != -ENOMEM)
+			err = -EINVAL;
+		goto out_close;
+	}
+	err = object_check_core(obj);
+	err = err ?: object_create_maps(obj);
+	err = err ?: object_load_progs(obj);
+	err = err ?: object_init_slots(obj);
+	if (err)
+		goto out_close;
+	return obj;
+
+out_close:
+	if (err == -ENOMEM)
+		obj_err(obj, "out of memory");
+	uxdp_bpf_object_close(obj);
+	errno = -err;
+	return NULL;
+}
+
+UXDP_API unsigned int uxdp_bpf_object_prog_cnt(const struct uxdp_bpf_object *obj)
+{
+	return obj ? obj->nr_progs : 0;
+}
+
+UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned int idx,
+				  struct uxdp_bpf_prog_desc *desc)
+{
+	const struct obj_prog *op;
+
+	if (!obj || idx >= obj->nr_progs)
+		return -ENOENT;
+	op = &obj->progs[idx];
+	desc->name = op->name;
+	desc->sec = op->sec;
+	desc->id = op->prog->aux->id;
+	desc->insn_cnt = op->prog->len;
+	desc->frags = op->frags;
+	return 0;
+}
+
+UXDP_API int uxdp_bpf_object_find_prog(const struct uxdp_bpf_object *obj, const char *name,
+				       const char *sec)
+{
+	int found = -ENOENT;
+	unsigned int i;
+
+	if (!obj || !obj->nr_progs)
+		return -ENOENT;
+	for (i = 0; i < obj->nr_progs; i++) {
+		const struct obj_prog *op = &obj->progs[i];
+
+		if (name && !strcmp(op->name, name))
+			return op->prog->aux->id;
+		if (!name && sec && !strcmp(op->sec, sec)) {
+			if (found > 0)
+				return -EINVAL;
+			found = op->prog->aux->id;
+		}
+	}
+	if (!name && !sec)
+		return obj->progs[0].prog->aux->id;
+	return found;
+}
+
+UXDP_API unsigned int uxdp_bpf_object_map_cnt(const struct uxdp_bpf_object *obj)
+{
+	return obj ? obj->nr_maps : 0;
+}
+
+UXDP_API int uxdp_bpf_object_map(const struct uxdp_bpf_object *obj, unsigned int idx,
+				 struct uxdp_bpf_map_desc *desc)
+{
+	const struct bpf_map *map;
+
+	if (!obj || idx >= obj->nr_maps)
+		return -ENOENT;
+	map = obj->maps[idx].map;
+	desc->name = obj->maps[idx].name;
+	desc->id = map->id;
+	desc->type = map->map_type;
+	desc->key_size = map->key_size;
+	desc->value_size = map->value_size;
+	desc->max_entries = map->max_entries;
+	desc->map_flags = map->map_flags;
+	desc->value_size_sys = bpf_map_value_size(map);
+	switch (map->map_type) {
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		desc->nr_cpus = num_possible_cpus();
+		break;
+	default:
+		desc->nr_cpus = 1;
+	}
+	return 0;
+}
+
+UXDP_API int uxdp_bpf_object_find_map(const struct uxdp_bpf_object *obj, const char *name)
+{
+	unsigned int i;
+
+	if (!obj || !name)
+		return -ENOENT;
+	for (i = 0; i < obj->nr_maps; i++)
+		if (!strcmp(obj->maps[i].name, name))
+			return obj->maps[i].map->id;
+	/* global data: ".bss" finds "xdp_glob.bss" */
+	for (i = 0; i < obj->nr_maps; i++) {
+		const char *n = obj->maps[i].name;
+		size_t a = strlen(n), b = strlen(name);
+
+		if (obj->maps[i].internal && name[0] == '.' && a > b && !strcmp(n + a - b, name))
+			return obj->maps[i].map->id;
+	}
+	return -ENOENT;
+}
+
+UXDP_API const char *uxdp_bpf_map_type_name(uint32_t type)
+{
+	return libbpf_bpf_map_type_str(type);
+}
