@@ -1,0 +1,818 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The eBPF interpreter and the program object's lifecycle.
+ *
+ * Theory of operation. A struct bpf_prog is allocated with its instructions
+ * (bpf_prog_alloc), filled in by the loader, then handed to bpf_check()
+ * (kernel/bpf/verifier.c), which validates it, resolves map references and
+ * helper ids, rewrites struct xdp_md accesses and marks every memory access
+ * it could not prove safe with an internal "checked" opcode (see
+ * <linux/bpf_verifier.h>). bpf_prog_select_runtime() then points
+ * prog->bpf_func at the interpreter. Programs are reference counted
+ * (bpf_prog_inc/bpf_prog_put); the last put drops the map references the
+ * program holds and frees it.
+ *
+ * The interpreter (___bpf_prog_run) is a computed-goto threaded loop over
+ * the patched instructions, like the kernel's. Per run it keeps on the C
+ * stack: the registers, one stack area for the whole call chain (frames
+ * grow down from its top; each frame's R10 is its top), the bpf-to-bpf
+ * return frames, the tail-call count and the loop budget. It trusts what
+ * the checker proved; unproven accesses go through bpf_region_ok() against
+ * the region the checker recorded for that instruction. A violation ends
+ * the run: XDP programs return XDP_ABORTED and aux->abort_cnt[reason] is
+ * bumped, never a crash.
+ *
+ * Loops: every taken backward jump charges its distance to a budget of
+ * BPF_INSN_BUDGET instructions, every bpf-to-bpf call and tail call the
+ * callee's length. That bounds the instructions executed per run (each one
+ * executed is covered by a charge) without per-instruction counting.
+ *
+ * Roadmap:
+ *   bpf_prog_alloc/bpf_prog_free/bpf_prog_inc/bpf_prog_put	lifecycle
+ *   bpf_prog_select_runtime					bpf_func choice
+ *   ___bpf_prog_run						the interpreter
+ *   bpf_prog_run_xdp_interp, bpf_prog_run_raw			entries
+ *
+ * Kernel: kernel/bpf/core.c bpf_prog_alloc(), __bpf_prog_free(),
+ *	   ___bpf_prog_run(), bpf_prog_select_runtime()
+ * Differs: one interpreter entry for every stack depth; bpf-to-bpf calls and
+ *	    tail calls are handled inside the loop instead of recursion; DIV/MOD
+ *	    by 0 and -1 are handled in the interpreter (the kernel patches
+ *	    guard sequences in the verifier); run-time checks and the loop
+ *	    budget have no kernel counterpart; BPF_PROG_TYPE_UNSPEC is a raw
+ *	    test program type (r1 = memory, r2 = its length).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/bug.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+#include <net/xdp.h>
+
+/* ---- lifecycle ---------------------------------------------------------- */
+
+struct bpf_prog *bpf_prog_alloc(u32 len)
+{
+	struct bpf_prog *fp;
+
+	if (!len || len > BPF_MAX_INSNS)
+		return ERR_PTR(-E2BIG);
+	fp = calloc(1, sizeof(*fp) + (size_t)len * sizeof(struct bpf_insn));
+	if (!fp)
+		return ERR_PTR(-ENOMEM);
+	fp->aux = calloc(1, sizeof(*fp->aux));
+	if (!fp->aux) {
+		free(fp);
+		return ERR_PTR(-ENOMEM);
+	}
+	fp->len = len;
+	fp->refcnt = 1;
+	return fp;
+}
+
+void bpf_prog_free(struct bpf_prog *fp)
+{
+	u32 i;
+
+	if (!fp)
+		return;
+	if (fp->aux) {
+		bpf_verifier_info_free(fp->aux->verifier_info);
+		for (i = 0; i < fp->aux->used_map_cnt; i++)
+			bpf_map_put(fp->aux->used_maps[i]);
+		free(fp->aux->used_maps);
+		free(fp->aux);
+	}
+	free(fp);
+}
+
+void bpf_prog_inc(struct bpf_prog *prog)
+{
+	__atomic_fetch_add(&prog->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+void bpf_prog_put(struct bpf_prog *prog)
+{
+	if (!prog)
+		return;
+	if (__atomic_sub_fetch(&prog->refcnt, 1, __ATOMIC_ACQ_REL))
+		return;
+	bpf_prog_free_id(prog);
+	bpf_prog_free(prog);
+}
+
+const char *bpf_abort_reason_str(enum bpf_abort_reason reason)
+{
+#define __BPF_ABORT_STR(name, str)	[BPF_ABORT_##name] = str,
+	static const char *const names[] = {
+		UXDP_BPF_ABORT_REASONS(__BPF_ABORT_STR)
+	};
+#undef __BPF_ABORT_STR
+
+	return (unsigned int)reason < ARRAY_SIZE(names) ? names[reason] : "unknown";
+}
+
+/* ---- interpreter -------------------------------------------------------- */
+
+/* One whole-chain stack: twice MAX_BPF_STACK leaves room for a tail call
+ * made from inside a subprogram (the kernel's JITs give it a fresh frame).
+ */
+#define BPF_INTERP_STACK	(2 * MAX_BPF_STACK)
+
+struct bpf_call_frame {
+	const struct bpf_insn *ret;
+	const struct bpf_prog *prog;
+	u64 callee_saved[4];		/* R6..R9 */
+	u64 fp;
+};
+
+struct bpf_interp {
+	const struct bpf_prog *prog;	/* the program now running (tail calls) */
+	const struct xdp_buff *xdp;	/* XDP context, or NULL */
+	u8 *mem;			/* raw test program memory */
+	u64 mem_len;
+	u8 *stack_lo;
+	u8 *stack_hi;
+	u32 tail_call_cnt;
+	u32 depth;
+	u64 may_goto_cnt;
+	enum bpf_abort_reason reason;
+	struct bpf_call_frame frames[MAX_CALL_FRAMES];
+};
+
+static __always_inline bool bpf_range_ok(const void *lo, const void *hi, u64 addr, u64 size)
+{
+	u64 span = (u64)((uintptr_t)hi - (uintptr_t)lo);
+	u64 a = addr - (u64)(uintptr_t)lo;
+
+	return hi >= lo && a < span && size <= span - a;
+}
+
+static bool bpf_pkt_ok(const struct bpf_interp *st, u64 addr, u64 size)
+{
+	const struct xdp_buff *xdp = st->xdp;
+	const void *lo;
+
+	if (!xdp)
+		return false;
+	/* data_meta == data + 1 marks "no metadata support" */
+	lo = xdp->data_meta < xdp->data ? xdp->data_meta : xdp->data;
+	return bpf_range_ok(lo, xdp->data_end, addr, size);
+}
+
+static bool bpf_map_ok(const struct bpf_prog *prog, u32 idx, u64 addr, u64 size)
+{
+	const struct bpf_map *map;
+
+	if (idx >= prog->aux->used_map_cnt)
+		return false;
+	map = prog->aux->used_maps[idx];
+	return bpf_range_ok(map->arena_lo, map->arena_hi, addr, size);
+}
+
+/*
+ * Is [addr, addr + size) inside the region @rgn? Returns the abort reason,
+ * BPF_ABORT_NONE when the access is fine.
+ */
+static noinline enum bpf_abort_reason
+bpf_region_check(const struct bpf_interp *st, u32 rgn, u64 addr, u64 size)
+{
+	const struct bpf_prog *prog = st->prog;
+	u32 i;
+
+	switch (BPF_RGN_KIND(rgn)) {
+	case BPF_RGN_STACK:
+		return bpf_range_ok(st->stack_lo, st->stack_hi, addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_STACK_OOB;
+	case BPF_RGN_PKT:
+		return bpf_pkt_ok(st, addr, size) ? BPF_ABORT_NONE : BPF_ABORT_PKT_OOB;
+	case BPF_RGN_MAP:
+		return bpf_map_ok(prog, BPF_RGN_IDX(rgn), addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_MAP_OOB;
+	case BPF_RGN_MEM:
+		return st->mem && bpf_range_ok(st->mem, st->mem + st->mem_len, addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_MEM_OOB;
+	case BPF_RGN_ANY:
+		if (bpf_range_ok(st->stack_lo, st->stack_hi, addr, size) ||
+		    bpf_pkt_ok(st, addr, size) ||
+		    (st->mem && bpf_range_ok(st->mem, st->mem + st->mem_len, addr, size)))
+			return BPF_ABORT_NONE;
+		for (i = 0; i < prog->aux->used_map_cnt; i++)
+			if (bpf_map_ok(prog, i, addr, size))
+				return BPF_ABORT_NONE;
+		return BPF_ABORT_MEM_OOB;
+	default:
+		return BPF_ABORT_MEM_OOB;
+	}
+}
+
+static enum bpf_abort_reason bpf_call_check(const struct bpf_interp *st,
+					    const struct bpf_call_desc *d, const u64 *regs)
+{
+	u32 i;
+
+	for (i = 0; i < d->nr_checks; i++) {
+		const struct bpf_mem_check *c = &d->checks[i];
+		u64 size = c->size_reg ? regs[c->size_reg] : c->size;
+		u64 ptr = regs[c->ptr_reg];
+
+		if (c->or_null && !ptr)
+			continue;
+		if (!size)
+			continue;
+		if (bpf_region_check(st, c->region, ptr, size) != BPF_ABORT_NONE)
+			return BPF_ABORT_HELPER_ARG_OOB;
+	}
+	return BPF_ABORT_NONE;
+}
+
+static u32 bpf_ctx_field(const struct bpf_interp *st, s32 field)
+{
+	const struct xdp_buff *xdp = st->xdp;
+
+	if (!xdp)
+		return 0;
+	switch (field) {
+	case BPF_CTX_INGRESS_IFINDEX:
+		return xdp->rxq && xdp->rxq->dev ? (u32)xdp->rxq->dev->ifindex : 0;
+	case BPF_CTX_RX_QUEUE_INDEX:
+		return xdp->rxq ? xdp->rxq->queue_index : 0;
+	case BPF_CTX_EGRESS_IFINDEX:
+		return xdp->txq && xdp->txq->dev ? (u32)xdp->txq->dev->ifindex : 0;
+	}
+	return 0;
+}
+
+/* Unaligned host-endian accesses: packet data is rarely aligned. */
+#define LOAD(type, addr)	({ type __v; memcpy(&__v, (const void *)(uintptr_t)(addr), sizeof(__v)); __v; })
+#define STORE(type, addr, val)	({ type __v = (type)(val); memcpy((void *)(uintptr_t)(addr), &__v, sizeof(__v)); })
+
+static __always_inline u64 bpf_atomic64(u64 *p, s32 op, u64 src, u64 *r0)
+{
+	u64 old;
+
+	switch (op) {
+	case BPF_ADD:
+	case BPF_ADD | BPF_FETCH:
+		return __atomic_fetch_add(p, src, __ATOMIC_SEQ_CST);
+	case BPF_AND:
+	case BPF_AND | BPF_FETCH:
+		return __atomic_fetch_and(p, src, __ATOMIC_SEQ_CST);
+	case BPF_OR:
+	case BPF_OR | BPF_FETCH:
+		return __atomic_fetch_or(p, src, __ATOMIC_SEQ_CST);
+	case BPF_XOR:
+	case BPF_XOR | BPF_FETCH:
+		return __atomic_fetch_xor(p, src, __ATOMIC_SEQ_CST);
+	case BPF_XCHG:
+		return __atomic_exchange_n(p, src, __ATOMIC_SEQ_CST);
+	case BPF_CMPXCHG:
+		old = *r0;
+		__atomic_compare_exchange_n(p, &old, src, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+		*r0 = old;
+		return old;
+	case BPF_LOAD_ACQ:
+		return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	case BPF_STORE_REL:
+		__atomic_store_n(p, src, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return 0;
+}
+
+static __always_inline u32 bpf_atomic32(u32 *p, s32 op, u32 src, u64 *r0)
+{
+	u32 old;
+
+	switch (op) {
+	case BPF_ADD:
+	case BPF_ADD | BPF_FETCH:
+		return __atomic_fetch_add(p, src, __ATOMIC_SEQ_CST);
+	case BPF_AND:
+	case BPF_AND | BPF_FETCH:
+		return __atomic_fetch_and(p, src, __ATOMIC_SEQ_CST);
+	case BPF_OR:
+	case BPF_OR | BPF_FETCH:
+		return __atomic_fetch_or(p, src, __ATOMIC_SEQ_CST);
+	case BPF_XOR:
+	case BPF_XOR | BPF_FETCH:
+		return __atomic_fetch_xor(p, src, __ATOMIC_SEQ_CST);
+	case BPF_XCHG:
+		return __atomic_exchange_n(p, src, __ATOMIC_SEQ_CST);
+	case BPF_CMPXCHG:
+		old = (u32)*r0;
+		__atomic_compare_exchange_n(p, &old, src, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
+		*r0 = old;
+		return old;
+	case BPF_LOAD_ACQ:
+		return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+	case BPF_STORE_REL:
+		__atomic_store_n(p, src, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Atomic read-modify-write at @addr. Which register receives what is the
+ * ISA's: FETCH forms and XCHG write the old value to src, CMPXCHG to R0
+ * (inside bpf_atomic*), loads-acquire to dst.
+ */
+static __always_inline void bpf_atomic(u64 *regs, const struct bpf_insn *insn, u64 addr,
+				       bool dw)
+{
+	s32 op = insn->imm;
+	u64 old;
+
+	if (dw) {
+		old = bpf_atomic64((u64 *)(uintptr_t)addr, op, regs[insn->src_reg], &regs[BPF_REG_0]);
+	} else {
+		old = bpf_atomic32((u32 *)(uintptr_t)addr, op, (u32)regs[insn->src_reg],
+				   &regs[BPF_REG_0]);
+	}
+	if (op == BPF_LOAD_ACQ)
+		regs[insn->dst_reg] = old;
+	else if ((op & BPF_FETCH) && op != BPF_CMPXCHG)
+		regs[insn->src_reg] = old;
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#else
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+
+/*
+ * The interpreter. Returns R0 of the program's final EXIT, or 0 with
+ * st->reason set when the run was aborted.
+ */
+static u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs, const struct bpf_insn *insn)
+{
+#define OP_ALU(op)	[BPF_ALU64 | op | BPF_X] = &&ALU64_##op##_X, \
+			[BPF_ALU64 | op | BPF_K] = &&ALU64_##op##_K, \
+			[BPF_ALU | op | BPF_X] = &&ALU_##op##_X,     \
+			[BPF_ALU | op | BPF_K] = &&ALU_##op##_K
+#define OP_JMP(op)	[BPF_JMP | op | BPF_X] = &&JMP_##op##_X,     \
+			[BPF_JMP | op | BPF_K] = &&JMP_##op##_K,     \
+			[BPF_JMP32 | op | BPF_X] = &&JMP32_##op##_X, \
+			[BPF_JMP32 | op | BPF_K] = &&JMP32_##op##_K
+#define OP_MEM(sz)	[BPF_LDX | BPF_MEM | sz] = &&LDX_MEM_##sz,	     \
+			[BPF_LDX | BPF_PROBE_MEM | sz] = &&LDX_PROBE_##sz,   \
+			[BPF_ST | BPF_MEM | sz] = &&ST_MEM_##sz,	     \
+			[BPF_ST | BPF_PROBE_MEM | sz] = &&ST_PROBE_##sz,     \
+			[BPF_STX | BPF_MEM | sz] = &&STX_MEM_##sz,	     \
+			[BPF_STX | BPF_PROBE_MEM | sz] = &&STX_PROBE_##sz
+#define OP_MEMSX(sz)	[BPF_LDX | BPF_MEMSX | sz] = &&LDX_MEMSX_##sz,	     \
+			[BPF_LDX | BPF_PROBE_MEMSX | sz] = &&LDX_PROBESX_##sz
+	static const void *const jumptable[256] = {
+		[0 ... 255] = &&default_label,
+		OP_ALU(BPF_ADD), OP_ALU(BPF_SUB), OP_ALU(BPF_MUL), OP_ALU(BPF_DIV),
+		OP_ALU(BPF_OR), OP_ALU(BPF_AND), OP_ALU(BPF_LSH), OP_ALU(BPF_RSH),
+		OP_ALU(BPF_MOD), OP_ALU(BPF_XOR), OP_ALU(BPF_MOV), OP_ALU(BPF_ARSH),
+		[BPF_ALU | BPF_NEG] = &&ALU_NEG,
+		[BPF_ALU64 | BPF_NEG] = &&ALU64_NEG,
+		[BPF_ALU | BPF_END | BPF_TO_LE] = &&ALU_END_TO_LE,
+		[BPF_ALU | BPF_END | BPF_TO_BE] = &&ALU_END_TO_BE,
+		[BPF_ALU64 | BPF_END | BPF_TO_LE] = &&ALU64_END_BSWAP,
+		OP_JMP(BPF_JEQ), OP_JMP(BPF_JNE), OP_JMP(BPF_JGT), OP_JMP(BPF_JGE),
+		OP_JMP(BPF_JLT), OP_JMP(BPF_JLE), OP_JMP(BPF_JSGT), OP_JMP(BPF_JSGE),
+		OP_JMP(BPF_JSLT), OP_JMP(BPF_JSLE), OP_JMP(BPF_JSET),
+		[BPF_JMP | BPF_JA] = &&JMP_JA,
+		[BPF_JMP32 | BPF_JA] = &&JMP32_JA,
+		[BPF_JMP | BPF_CALL] = &&JMP_CALL,
+		[BPF_JMP32 | BPF_CALL] = &&JMP_CALL_SUB,
+		[BPF_JMP | BPF_EXIT] = &&JMP_EXIT,
+		[BPF_JMP | BPF_TAIL_CALL] = &&JMP_TAIL_CALL,
+		[BPF_JMP | BPF_JCOND] = &&JMP_MAY_GOTO,
+		[BPF_LD | BPF_IMM | BPF_DW] = &&LD_IMM_DW,
+		OP_MEM(BPF_B), OP_MEM(BPF_H), OP_MEM(BPF_W), OP_MEM(BPF_DW),
+		OP_MEMSX(BPF_B), OP_MEMSX(BPF_H), OP_MEMSX(BPF_W),
+		[BPF_LDX | BPF_CTX_FIELD | BPF_W] = &&LDX_CTX_FIELD,
+		[BPF_STX | BPF_ATOMIC | BPF_W] = &&STX_ATOMIC_W,
+		[BPF_STX | BPF_ATOMIC | BPF_DW] = &&STX_ATOMIC_DW,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_W] = &&STX_PROBE_ATOMIC_W,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_DW] = &&STX_PROBE_ATOMIC_DW,
+	};
+#undef OP_ALU
+#undef OP_JMP
+#undef OP_MEM
+#undef OP_MEMSX
+	const struct bpf_verifier_info *vi = st->prog->aux->verifier_info;
+	s64 budget = BPF_INSN_BUDGET - (s64)st->prog->len;
+	const struct bpf_call_desc *d;
+	const struct bpf_prog *tgt;
+	struct bpf_call_frame *f;
+	u64 addr, tmp;
+	u32 rgn;
+
+#define DST	regs[insn->dst_reg]
+#define SRC	regs[insn->src_reg]
+#define IMM	insn->imm
+#define CONT	({ insn++; goto select_insn; })
+/* Taken jump by @o slots; backward ones are charged to the budget. */
+#define JUMP(o)	({								\
+		s32 __o = (o);							\
+		if (unlikely(__o < 0) && unlikely((budget += __o) < 0))	\
+			goto budget_exceeded;					\
+		insn += __o + 1;						\
+		goto select_insn;						\
+	})
+#define PC	((u32)(insn - st->prog->insnsi))
+/* Region check of a checked access; aborts the run on a violation. */
+#define PROBE(a, sz)	({							\
+		rgn = vi->insn_aux[PC];						\
+		enum bpf_abort_reason __r = bpf_region_check(st, rgn, (a), (sz)); \
+		if (unlikely(__r != BPF_ABORT_NONE)) {				\
+			st->reason = __r;					\
+			return 0;						\
+		}								\
+	})
+
+select_insn:
+	goto *jumptable[insn->code];
+
+	/* ALU: 32-bit results are zero-extended; K is sign-extended for ALU64 */
+#define ALU(OPCODE, OP)							\
+	ALU64_##OPCODE##_X: DST = DST OP SRC; CONT;			\
+	ALU_##OPCODE##_X: DST = (u32)DST OP (u32)SRC; CONT;		\
+	ALU64_##OPCODE##_K: DST = DST OP (u64)(s64)IMM; CONT;		\
+	ALU_##OPCODE##_K: DST = (u32)DST OP (u32)IMM; CONT;
+	ALU(BPF_ADD, +)
+	ALU(BPF_SUB, -)
+	ALU(BPF_AND, &)
+	ALU(BPF_OR, |)
+	ALU(BPF_XOR, ^)
+	ALU(BPF_MUL, *)
+#undef ALU
+	/* register shift amounts are masked; constant ones were checked */
+ALU64_BPF_LSH_X: DST = DST << (SRC & 63); CONT;
+ALU_BPF_LSH_X: DST = (u32)DST << (SRC & 31); CONT;
+ALU64_BPF_LSH_K: DST = DST << (IMM & 63); CONT;
+ALU_BPF_LSH_K: DST = (u32)DST << (IMM & 31); CONT;
+ALU64_BPF_RSH_X: DST = DST >> (SRC & 63); CONT;
+ALU_BPF_RSH_X: DST = (u32)DST >> (SRC & 31); CONT;
+ALU64_BPF_RSH_K: DST = DST >> (IMM & 63); CONT;
+ALU_BPF_RSH_K: DST = (u32)DST >> (IMM & 31); CONT;
+ALU64_BPF_ARSH_X: DST = (u64)((s64)DST >> (SRC & 63)); CONT;
+ALU_BPF_ARSH_X: DST = (u32)((s32)DST >> (SRC & 31)); CONT;
+ALU64_BPF_ARSH_K: DST = (u64)((s64)DST >> (IMM & 63)); CONT;
+ALU_BPF_ARSH_K: DST = (u32)((s32)DST >> (IMM & 31)); CONT;
+ALU_NEG: DST = (u32)-DST; CONT;
+ALU64_NEG: DST = -DST; CONT;
+ALU64_BPF_MOV_X:
+	switch (insn->off) {
+	case 0: DST = SRC; break;
+	case 8: DST = (u64)(s8)SRC; break;
+	case 16: DST = (u64)(s16)SRC; break;
+	default: DST = (u64)(s32)SRC; break;
+	}
+	CONT;
+ALU_BPF_MOV_X:
+	switch (insn->off) {
+	case 0: DST = (u32)SRC; break;
+	case 8: DST = (u32)(s32)(s8)SRC; break;
+	default: DST = (u32)(s32)(s16)SRC; break;
+	}
+	CONT;
+ALU64_BPF_MOV_K: DST = (u64)(s64)IMM; CONT;
+ALU_BPF_MOV_K: DST = (u32)IMM; CONT;
+
+	/*
+	 * Division: the kernel's verifier guards every register divisor; what
+	 * a program observes is x / 0 = 0, x % 0 = x, sdiv by -1 = -x,
+	 * smod by -1 = 0 (all zero-extended for ALU32).
+	 */
+#define DIVMOD64(div_src)							\
+	tmp = (div_src);							\
+	if (insn->off == 0) {							\
+		if (code_is_div)						\
+			DST = tmp ? DST / tmp : 0;				\
+		else								\
+			DST = tmp ? DST % tmp : DST;				\
+	} else {								\
+		if (code_is_div)						\
+			DST = !tmp ? 0 : (s64)tmp == -1 ? -DST :		\
+			      (u64)((s64)DST / (s64)tmp);			\
+		else								\
+			DST = !tmp ? DST : (s64)tmp == -1 ? 0 :			\
+			      (u64)((s64)DST % (s64)tmp);			\
+	}
+#define DIVMOD32(div_src)							\
+	{									\
+		u32 __d = (u32)DST, __s = (u32)(div_src);			\
+		if (insn->off == 0) {						\
+			if (code_is_div)					\
+				DST = __s ? __d / __s : 0;			\
+			else							\
+				DST = __s ? __d % __s : __d;			\
+		} else {							\
+			if (code_is_div)					\
+				DST = !__s ? 0 : (s32)__s == -1 ? (u32)-__d :	\
+				      (u32)((s32)__d / (s32)__s);		\
+			else							\
+				DST = !__s ? __d : (s32)__s == -1 ? 0 :		\
+				      (u32)((s32)__d % (s32)__s);		\
+		}								\
+	}
+#define code_is_div	1
+ALU64_BPF_DIV_X: DIVMOD64(SRC) CONT;
+ALU64_BPF_DIV_K: DIVMOD64((u64)(s64)IMM) CONT;
+ALU_BPF_DIV_X: DIVMOD32(SRC) CONT;
+ALU_BPF_DIV_K: DIVMOD32(IMM) CONT;
+#undef code_is_div
+#define code_is_div	0
+ALU64_BPF_MOD_X: DIVMOD64(SRC) CONT;
+ALU64_BPF_MOD_K: DIVMOD64((u64)(s64)IMM) CONT;
+ALU_BPF_MOD_X: DIVMOD32(SRC) CONT;
+ALU_BPF_MOD_K: DIVMOD32(IMM) CONT;
+#undef code_is_div
+#undef DIVMOD64
+#undef DIVMOD32
+
+	/* host is little-endian: to-LE truncates, to-BE swaps and truncates */
+ALU_END_TO_LE:
+	switch (IMM) {
+	case 16: DST = (u16)DST; break;
+	case 32: DST = (u32)DST; break;
+	}
+	CONT;
+ALU_END_TO_BE:
+ALU64_END_BSWAP:
+	switch (IMM) {
+	case 16: DST = __builtin_bswap16((u16)DST); break;
+	case 32: DST = __builtin_bswap32((u32)DST); break;
+	default: DST = __builtin_bswap64(DST); break;
+	}
+	CONT;
+
+LD_IMM_DW:
+	DST = (u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32;
+	insn++;
+	CONT;
+
+	/* jumps */
+JMP_JA: JUMP(insn->off);
+JMP32_JA: JUMP(IMM);
+#define COND(OPCODE, CMP, T, T32)						\
+	JMP_##OPCODE##_X: if ((T)DST CMP (T)SRC) JUMP(insn->off); CONT;	\
+	JMP_##OPCODE##_K: if ((T)DST CMP (T)(s64)IMM) JUMP(insn->off); CONT; \
+	JMP32_##OPCODE##_X: if ((T32)DST CMP (T32)SRC) JUMP(insn->off); CONT; \
+	JMP32_##OPCODE##_K: if ((T32)DST CMP (T32)IMM) JUMP(insn->off); CONT;
+	COND(BPF_JEQ, ==, u64, u32)
+	COND(BPF_JNE, !=, u64, u32)
+	COND(BPF_JGT, >, u64, u32)
+	COND(BPF_JGE, >=, u64, u32)
+	COND(BPF_JLT, <, u64, u32)
+	COND(BPF_JLE, <=, u64, u32)
+	COND(BPF_JSGT, >, s64, s32)
+	COND(BPF_JSGE, >=, s64, s32)
+	COND(BPF_JSLT, <, s64, s32)
+	COND(BPF_JSLE, <=, s64, s32)
+#undef COND
+JMP_BPF_JSET_X: if (DST & SRC) JUMP(insn->off); CONT;
+JMP_BPF_JSET_K: if (DST & (u64)(s64)IMM) JUMP(insn->off); CONT;
+JMP32_BPF_JSET_X: if ((u32)DST & (u32)SRC) JUMP(insn->off); CONT;
+JMP32_BPF_JSET_K: if ((u32)DST & (u32)IMM) JUMP(insn->off); CONT;
+JMP_MAY_GOTO:
+	if (st->may_goto_cnt) {
+		st->may_goto_cnt--;
+		CONT;
+	}
+	JUMP(insn->off);
+
+JMP_CALL:
+	d = &vi->calls[IMM];
+	if (unlikely(d->nr_checks)) {
+		enum bpf_abort_reason r = bpf_call_check(st, d, regs);
+
+		if (unlikely(r != BPF_ABORT_NONE)) {
+			st->reason = r;
+			return 0;
+		}
+	}
+	regs[BPF_REG_0] = d->func(regs[BPF_REG_1], regs[BPF_REG_2], regs[BPF_REG_3],
+				  regs[BPF_REG_4], regs[BPF_REG_5]);
+	CONT;
+
+JMP_CALL_SUB:
+	if (unlikely(st->depth >= MAX_CALL_FRAMES - 1)) {
+		st->reason = BPF_ABORT_CALL_DEPTH;
+		return 0;
+	}
+	budget -= vi->insn_aux[PC];
+	if (unlikely(budget < 0))
+		goto budget_exceeded;
+	f = &st->frames[st->depth++];
+	f->ret = insn + 1;
+	f->prog = st->prog;
+	memcpy(f->callee_saved, &regs[BPF_REG_6], sizeof(f->callee_saved));
+	f->fp = regs[BPF_REG_10];
+	regs[BPF_REG_10] -= (u16)insn->off;
+	insn += IMM + 1;
+	goto select_insn;
+
+JMP_EXIT:
+	if (!st->depth)
+		return regs[BPF_REG_0];
+	f = &st->frames[--st->depth];
+	memcpy(&regs[BPF_REG_6], f->callee_saved, sizeof(f->callee_saved));
+	regs[BPF_REG_10] = f->fp;
+	if (f->prog != st->prog) {
+		st->prog = f->prog;
+		vi = st->prog->aux->verifier_info;
+	}
+	insn = f->ret;
+	goto select_insn;
+
+JMP_TAIL_CALL: {
+		const struct bpf_array *array = (const void *)(uintptr_t)regs[BPF_REG_2];
+		u32 index = (u32)regs[BPF_REG_3];
+
+		/* misses fall through, as in the kernel */
+		if (unlikely(index >= array->map.max_entries))
+			CONT;
+		if (unlikely(st->tail_call_cnt >= MAX_TAIL_CALL_CNT))
+			CONT;
+		/* the kernel counts an empty slot as a tail call too */
+		st->tail_call_cnt++;
+		tgt = READ_ONCE(array->ptrs[index]);
+		if (!tgt)
+			CONT;
+		if (unlikely((u64)(regs[BPF_REG_10] - (uintptr_t)st->stack_lo) <
+			     tgt->aux->max_stack_depth)) {
+			st->reason = BPF_ABORT_TAIL_CALL_STACK;
+			return 0;
+		}
+		budget -= tgt->len;
+		if (unlikely(budget < 0))
+			goto budget_exceeded;
+		st->prog = tgt;
+		vi = tgt->aux->verifier_info;
+		insn = tgt->insnsi;
+		goto select_insn;
+	}
+
+	/* loads and stores the checker proved */
+#define MEM(SIZEOP, T)								\
+	LDX_MEM_##SIZEOP: DST = LOAD(T, SRC + insn->off); CONT;		\
+	ST_MEM_##SIZEOP: STORE(T, DST + insn->off, IMM); CONT;		\
+	STX_MEM_##SIZEOP: STORE(T, DST + insn->off, SRC); CONT;		\
+	LDX_PROBE_##SIZEOP:							\
+		addr = SRC + insn->off;						\
+		PROBE(addr, sizeof(T));						\
+		DST = LOAD(T, addr);						\
+		CONT;								\
+	ST_PROBE_##SIZEOP:							\
+		addr = DST + insn->off;						\
+		PROBE(addr, sizeof(T));						\
+		STORE(T, addr, IMM);						\
+		CONT;								\
+	STX_PROBE_##SIZEOP:							\
+		addr = DST + insn->off;						\
+		PROBE(addr, sizeof(T));						\
+		STORE(T, addr, SRC);						\
+		CONT;
+	MEM(BPF_B, u8)
+	MEM(BPF_H, u16)
+	MEM(BPF_W, u32)
+	MEM(BPF_DW, u64)
+#undef MEM
+#define MEMSX(SIZEOP, T)							\
+	LDX_MEMSX_##SIZEOP: DST = (u64)(s64)LOAD(T, SRC + insn->off); CONT; \
+	LDX_PROBESX_##SIZEOP:							\
+		addr = SRC + insn->off;						\
+		PROBE(addr, sizeof(T));						\
+		DST = (u64)(s64)LOAD(T, addr);					\
+		CONT;
+	MEMSX(BPF_B, s8)
+	MEMSX(BPF_H, s16)
+	MEMSX(BPF_W, s32)
+#undef MEMSX
+LDX_CTX_FIELD:
+	DST = bpf_ctx_field(st, IMM);
+	CONT;
+
+STX_ATOMIC_W:
+	bpf_atomic(regs, insn, DST + insn->off, false);
+	CONT;
+STX_ATOMIC_DW:
+	bpf_atomic(regs, insn, DST + insn->off, true);
+	CONT;
+STX_PROBE_ATOMIC_W:
+	addr = DST + insn->off;
+	PROBE(addr, 4);
+	if (unlikely(addr & 3))
+		goto misaligned;
+	bpf_atomic(regs, insn, addr, false);
+	CONT;
+STX_PROBE_ATOMIC_DW:
+	addr = DST + insn->off;
+	PROBE(addr, 8);
+	if (unlikely(addr & 7))
+		goto misaligned;
+	bpf_atomic(regs, insn, addr, true);
+	CONT;
+
+misaligned:
+	st->reason = BPF_ABORT_MISALIGNED_ATOMIC;
+	return 0;
+budget_exceeded:
+	st->reason = BPF_ABORT_INSN_BUDGET;
+	return 0;
+default_label:
+	/* bpf_check() only lets known opcodes through */
+	BUG_ON_MSG(1, "unknown eBPF opcode");
+	st->reason = BPF_ABORT_MEM_OOB;
+	return 0;
+#undef DST
+#undef SRC
+#undef IMM
+#undef CONT
+#undef JUMP
+#undef PC
+#undef PROBE
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#else
+#pragma GCC diagnostic pop
+#endif
+
+static __always_inline u64 __bpf_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp,
+					  void *mem, u64 mem_len, enum bpf_abort_reason *reason)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u64 stack[BPF_INTERP_STACK / sizeof(u64)];
+	u64 regs[MAX_BPF_EXT_REG];
+	struct bpf_interp st;
+	u64 ret;
+
+	st.prog = prog;
+	st.xdp = xdp;
+	st.mem = mem;
+	st.mem_len = mem_len;
+	st.stack_lo = (u8 *)stack;
+	st.stack_hi = (u8 *)stack + sizeof(stack);
+	st.tail_call_cnt = 0;
+	st.depth = 0;
+	st.may_goto_cnt = BPF_MAX_LOOPS;
+	st.reason = BPF_ABORT_NONE;
+	if (vi->zero_stack)
+		memset(stack, 0, sizeof(stack));
+	regs[BPF_REG_10] = (u64)(uintptr_t)st.stack_hi;
+	if (xdp) {
+		regs[BPF_REG_1] = (u64)(uintptr_t)xdp;
+	} else {
+		regs[BPF_REG_1] = (u64)(uintptr_t)mem;
+		regs[BPF_REG_2] = mem_len;
+	}
+
+	ret = ___bpf_prog_run(&st, regs, prog->insnsi);
+	if (unlikely(st.reason != BPF_ABORT_NONE)) {
+		/* count against the program the run was started with */
+		__atomic_fetch_add(&prog->aux->abort_cnt[st.reason], 1, __ATOMIC_RELAXED);
+		ret = 0;
+	}
+	*reason = st.reason;
+	return ret;
+}
+
+static unsigned int bpf_prog_run_xdp_interp(const void *ctx, const struct bpf_prog *prog)
+{
+	enum bpf_abort_reason reason;
+
+	/* an abort returns 0, which is XDP_ABORTED */
+	return (unsigned int)__bpf_prog_run(prog, ctx, NULL, 0, &reason);
+}
+
+static unsigned int bpf_prog_run_raw_interp(const void *ctx, const struct bpf_prog *prog)
+{
+	enum bpf_abort_reason reason;
+
+	return (unsigned int)__bpf_prog_run(prog, NULL, (void *)ctx, 0, &reason);
+}
+
+u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
+		     enum bpf_abort_reason *reason)
+{
+	enum bpf_abort_reason r;
+
+	return __bpf_prog_run(prog, NULL, mem, len, reason ?: &r);
+}
+
+void bpf_prog_select_runtime(struct bpf_prog *prog)
+{
+	if (prog->type == BPF_PROG_TYPE_UNSPEC)
+		prog->bpf_func = bpf_prog_run_raw_interp;
+	else
+		prog->bpf_func = bpf_prog_run_xdp_interp;
+}
