@@ -19,6 +19,45 @@
 
 /* ---- kernel/bpf/core.c, kernel/bpf/verifier.c --------------------------- */
 
+/*
+ * bpf_prog_alloc() - a program of @len instruction slots, zeroed, with its
+ * aux allocated and one reference. Return: the program or ERR_PTR(-E2BIG /
+ * -ENOMEM). bpf_prog_free() frees it and drops its map references; most
+ * callers want bpf_prog_put() instead. Both accept NULL (free only).
+ */
+struct bpf_prog *bpf_prog_alloc(u32 len);
+void bpf_prog_free(struct bpf_prog *fp);
+
+/*
+ * bpf_check() - the load-time checker. Validates (*prog)->insnsi as libbpf
+ * hands them to the kernel after relocation (ld_imm64 BPF_PSEUDO_MAP_FD /
+ * BPF_PSEUDO_MAP_VALUE carry map ids), resolves maps (taking references,
+ * kept in aux->used_maps) and helpers, rewrites struct xdp_md accesses,
+ * marks unproven memory accesses for run-time checks and selects the
+ * runtime. Program types: BPF_PROG_TYPE_XDP, and BPF_PROG_TYPE_UNSPEC as a
+ * raw test program (r1 = memory, r2 = its length; accesses through r1 are
+ * checked against that memory, see bpf_prog_run_raw()).
+ * @log: if not NULL, receives "insn N: reason" lines (NUL-terminated,
+ * truncated to @log_size).
+ * Return: 0, or -EINVAL (malformed), -EACCES (unsafe access, pointer leak,
+ * uninitialised read), -E2BIG (too large or too complex), -ENOMEM.
+ */
+int bpf_check(struct bpf_prog **prog, char *log, u32 log_size);
+
+/* Point prog->bpf_func at the interpreter (kernel/bpf/core.c). */
+void bpf_prog_select_runtime(struct bpf_prog *prog);
+
+/*
+ * bpf_prog_run_raw() - run a checked BPF_PROG_TYPE_UNSPEC program with r1 =
+ * @mem, r2 = @len. Return: the full 64-bit R0, or 0 with *@reason set when
+ * the run was aborted (@reason may be NULL).
+ */
+u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
+		     enum bpf_abort_reason *reason);
+
+/* Human-readable name of an abort reason (the X-macro's string). */
+const char *bpf_abort_reason_str(enum bpf_abort_reason reason);
+
 /* ---- net/core/filter.c -------------------------------------------------- */
 
 /*
