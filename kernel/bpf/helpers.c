@@ -753,7 +753,8 @@ BPF_CALL_4(bpf_trace_vprintk, char *, fmt, u32, fmt_size, const void *, args, u3
 
 	if (data_len & 7 || data_len > MAX_BPRINTF_VARARGS * 8 || (data_len && !args))
 		return -EINVAL;
-	memcpy(a, args, data_len);
+	if (data_len)
+		memcpy(a, args, data_len);
 	return bpf_do_trace_printk(fmt, fmt_size, a, data_len / 8);
 }
 
@@ -775,7 +776,8 @@ BPF_CALL_5(bpf_snprintf, char *, str, u32, str_size, char *, fmt, const void *, 
 
 	if (data_len % 8 || data_len > MAX_BPRINTF_VARARGS * 8 || (data_len && !args))
 		return -EINVAL;
-	memcpy(a, args, data_len);
+	if (data_len)
+		memcpy(a, args, data_len);
 	/* ARG_PTR_TO_CONST_STR: the checker proved fmt NUL-terminated. */
 	err = bpf_bprintf_prepare(fmt, UINT_MAX, a, data_len / 8, &d);
 	if (err < 0)
