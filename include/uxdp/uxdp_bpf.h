@@ -102,6 +102,8 @@ struct uxdp_bpf_prog_desc {
 	uint32_t id;		/* program id */
 	uint32_t insn_cnt;	/* after relocation, subprograms included */
 	bool frags;		/* SEC("xdp.frags"): xdp_has_frags */
+	uint32_t nr_map_ids;	/* maps the program uses (first 32 in map_ids) */
+	uint32_t map_ids[32];
 };
 
 struct uxdp_bpf_map_desc {

@@ -1111,6 +1111,7 @@ UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned in
 				  struct uxdp_bpf_prog_desc *desc)
 {
 	const struct obj_prog *op;
+	u32 i;
 
 	if (!obj || idx >= obj->nr_progs)
 		return -ENOENT;
@@ -1120,6 +1121,9 @@ UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned in
 	desc->id = op->prog->aux->id;
 	desc->insn_cnt = op->prog->len;
 	desc->frags = op->frags;
+	desc->nr_map_ids = op->prog->aux->used_map_cnt;
+	for (i = 0; i < desc->nr_map_ids && i < ARRAY_SIZE(desc->map_ids); i++)
+		desc->map_ids[i] = op->prog->aux->used_maps[i]->id;
 	return 0;
 }
 

@@ -1,17 +1,666 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `uxdp prog ...`: bpftool's prog object. Filled in by the eBPF runtime work.
+ * `uxdp prog ...`: bpftool's prog object for XDP object files.
+ *
+ *   uxdp prog show OBJ
+ *   uxdp prog run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE]
+ *                 [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N]
+ *                 [map NAME key HEX value HEX]... [dump-maps]
+ *
+ * `show` lists programs and maps as `bpftool prog show` / `map show` do;
+ * `run` is `bpftool prog run` (BPF_PROG_TEST_RUN) plus map pre-loading and
+ * a dump of every map after the run. '-' is stdin for data_in/ctx_in and
+ * stdout for data_out/ctx_out.
+ *
+ * Kernel: tools/bpf/bpftool/prog.c do_show(), do_run()
+ * Differs: works on object files, not on loaded programs; `-j` output of
+ *	    run adds data_out as a hex string, the redirect target and maps.
  */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uxdp_bpf.h>
+
 #include "main.h"
+
+#define PROG_RUN_MAX_INPUT	(1U << 20)
+#define PROG_RUN_DATA_OUT	(128U << 10)
+#define XDP_MD_SIZE		24	/* sizeof(struct xdp_md) */
+#define MAX_PRELOADS		64
+
+/* ---- small JSON printer: one place quotes strings ---------------------- */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void hex_print(const unsigned char *p, size_t n, bool spaced)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		printf(spaced && i ? " %02x" : "%02x", p[i]);
+}
+
+static void json_hex(const unsigned char *p, size_t n)
+{
+	putchar('"');
+	hex_print(p, n, false);
+	putchar('"');
+}
+
+/* ---- input -------------------------------------------------------------- */
+
+static int read_all(const char *path, unsigned char **buf, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 4096, n = 0;
+	unsigned char *p;
+
+	if (!f) {
+		p_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	p = malloc(cap);
+	while (p) {
+		size_t got;
+
+		if (n == cap) {
+			unsigned char *q;
+
+			if (cap >= PROG_RUN_MAX_INPUT) {
+				p_err("%s: larger than %u bytes", path, PROG_RUN_MAX_INPUT);
+				free(p);
+				p = NULL;
+				break;
+			}
+			q = realloc(p, cap * 2);
+			if (!q) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = q;
+			cap *= 2;
+		}
+		got = fread(p + n, 1, cap - n, f);
+		n += got;
+		if (!got)
+			break;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+static int write_all(const char *path, const void *buf, size_t len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
+	int err = 0;
+
+	if (!f) {
+		p_err("%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (len && fwrite(buf, 1, len, f) != len)
+		err = -EIO;
+	if (f != stdout) {
+		if (fclose(f))
+			err = -EIO;
+	} else {
+		fflush(f);
+	}
+	if (err)
+		p_err("%s: write failed", path);
+	return err;
+}
+
+/* "0a000001", "0x0a000001", "0a 00 00 01" (one argument) -> bytes */
+static int parse_hex(const char *s, unsigned char *out, size_t max, size_t *len)
+{
+	size_t n = 0;
+	int hi = -1;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	for (; *s; s++) {
+		int v;
+
+		if (*s == ' ' || *s == ':')
+			continue;
+		if (!isxdigit((unsigned char)*s))
+			return -EINVAL;
+		v = isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10);
+		if (hi < 0) {
+			hi = v;
+			continue;
+		}
+		if (n == max)
+			return -E2BIG;
+		out[n++] = (unsigned char)(hi << 4 | v);
+		hi = -1;
+	}
+	if (hi >= 0 || !n)
+		return -EINVAL;
+	*len = n;
+	return 0;
+}
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end || !*s || x > UINT32_MAX || s[0] == '-')
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* ---- show --------------------------------------------------------------- */
+
+static struct uxdp_bpf_object *open_obj(const char *path)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	struct uxdp_bpf_object *obj;
+	static char log[16384];
+
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	obj = uxdp_bpf_object_open(path, &opts);
+	if (!obj)
+		p_err("%s", log[0] ? log : strerror(errno));
+	return obj;
+}
+
+static const char *map_type_str(uint32_t type)
+{
+	const char *s = uxdp_bpf_map_type_name(type);
+
+	return s ? s : "unknown";
+}
 
 static int do_show(int argc, char **argv)
 {
-	p_err("prog show: not built yet");
-	return 1;
+	struct uxdp_bpf_object *obj;
+	unsigned int i, j;
+
+	if (argc != 1) {
+		p_err("usage: uxdp prog show OBJ");
+		return EXIT_USAGE;
+	}
+	obj = open_obj(argv[0]);
+	if (!obj)
+		return EXIT_USAGE;
+
+	if (json_output)
+		printf("{\"programs\":[");
+	for (i = 0; i < uxdp_bpf_object_prog_cnt(obj); i++) {
+		struct uxdp_bpf_prog_desc d;
+
+		uxdp_bpf_object_prog(obj, i, &d);
+		if (json_output) {
+			printf("%s{\"id\":%u,\"type\":\"xdp\",\"name\":", i ? "," : "", d.id);
+			json_str(d.name);
+			printf(",\"sec\":");
+			json_str(d.sec);
+			printf(",\"insns\":%u,\"frags\":%s,\"map_ids\":[", d.insn_cnt,
+			       d.frags ? "true" : "false");
+			for (j = 0; j < d.nr_map_ids && j < 32; j++)
+				printf("%s%u", j ? "," : "", d.map_ids[j]);
+			printf("]}");
+			continue;
+		}
+		printf("%u: xdp  name %s  sec %s  insns %u%s\n", d.id, d.name, d.sec, d.insn_cnt,
+		       d.frags ? "  frags" : "");
+		if (d.nr_map_ids) {
+			printf("\tmap_ids ");
+			for (j = 0; j < d.nr_map_ids && j < 32; j++)
+				printf("%s%u", j ? "," : "", d.map_ids[j]);
+			printf("\n");
+		}
+	}
+	if (json_output)
+		printf("],\"maps\":[");
+	for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
+		struct uxdp_bpf_map_desc m;
+
+		uxdp_bpf_object_map(obj, i, &m);
+		if (json_output) {
+			printf("%s{\"id\":%u,\"type\":", i ? "," : "", m.id);
+			json_str(map_type_str(m.type));
+			printf(",\"name\":");
+			json_str(m.name);
+			printf(",\"flags\":%u,\"bytes_key\":%u,\"bytes_value\":%u,\"max_entries\":%u}",
+			       m.map_flags, m.key_size, m.value_size, m.max_entries);
+			continue;
+		}
+		printf("%u: %s  name %s  flags 0x%x\n", m.id, map_type_str(m.type), m.name,
+		       m.map_flags);
+		printf("\tkey %uB  value %uB  max_entries %u\n", m.key_size, m.value_size,
+		       m.max_entries);
+	}
+	if (json_output)
+		printf("]}\n");
+	uxdp_bpf_object_close(obj);
+	return 0;
+}
+
+/* ---- run ---------------------------------------------------------------- */
+
+struct preload {
+	const char *map;
+	const char *key;
+	const char *value;
+	const char *value_prog;		/* `value prog NAME` */
+};
+
+struct run_args {
+	const char *obj;
+	const char *name;
+	const char *sec;
+	const char *data_in;
+	const char *data_out;
+	const char *ctx_in;
+	const char *ctx_out;
+	uint32_t data_size_out;
+	uint32_t repeat;
+	bool dump_maps;
+	struct preload preloads[MAX_PRELOADS];
+	unsigned int nr_preloads;
+};
+
+static int parse_run_args(int argc, char **argv, struct run_args *a)
+{
+	int i;
+
+	if (argc < 1) {
+		p_err("usage: uxdp prog run OBJ [name PROG | sec SECTION] data_in FILE ...");
+		return -EINVAL;
+	}
+	a->obj = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *kw = argv[i];
+		bool has_arg = i + 1 < argc;
+
+		if (!strcmp(kw, "dump-maps")) {
+			a->dump_maps = true;
+			continue;
+		}
+		if (!strcmp(kw, "map")) {
+			struct preload *p;
+
+			if (a->nr_preloads == MAX_PRELOADS) {
+				p_err("more than %d 'map' preloads", MAX_PRELOADS);
+				return -EINVAL;
+			}
+			p = &a->preloads[a->nr_preloads++];
+			if (i + 5 >= argc || strcmp(argv[i + 2], "key") || strcmp(argv[i + 4], "value")) {
+				p_err("expected 'map NAME key HEX value HEX'");
+				return -EINVAL;
+			}
+			p->map = argv[i + 1];
+			p->key = argv[i + 3];
+			if (!strcmp(argv[i + 5], "prog")) {
+				if (i + 6 >= argc) {
+					p_err("expected 'value prog PROGNAME'");
+					return -EINVAL;
+				}
+				p->value_prog = argv[i + 6];
+				i += 6;
+			} else {
+				p->value = argv[i + 5];
+				i += 5;
+			}
+			continue;
+		}
+		if (!has_arg) {
+			p_err("'%s' needs an argument", kw);
+			return -EINVAL;
+		}
+		if (!strcmp(kw, "name") && !a->sec && !a->name) {
+			a->name = argv[++i];
+		} else if (!strcmp(kw, "sec") && !a->name && !a->sec) {
+			a->sec = argv[++i];
+		} else if (!strcmp(kw, "data_in")) {
+			a->data_in = argv[++i];
+		} else if (!strcmp(kw, "data_out")) {
+			a->data_out = argv[++i];
+		} else if (!strcmp(kw, "ctx_in")) {
+			a->ctx_in = argv[++i];
+		} else if (!strcmp(kw, "ctx_out")) {
+			a->ctx_out = argv[++i];
+		} else if (!strcmp(kw, "data_size_out") || !strcmp(kw, "repeat")) {
+			uint32_t v;
+
+			if (parse_u32(argv[i + 1], &v)) {
+				p_err("'%s' is not a valid %s", argv[i + 1], kw);
+				return -EINVAL;
+			}
+			if (kw[0] == 'r')
+				a->repeat = v;
+			else
+				a->data_size_out = v;
+			i++;
+		} else {
+			p_err("unknown or repeated keyword '%s'", kw);
+			return -EINVAL;
+		}
+	}
+	if (!a->data_in) {
+		p_err("data_in FILE is required");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int apply_preload(struct uxdp_bpf_object *obj, const struct preload *p)
+{
+	unsigned char key[512], val[512], *full = NULL;
+	struct uxdp_bpf_map_desc m;
+	size_t klen, vlen;
+	unsigned int i;
+	int id, err;
+
+	id = uxdp_bpf_object_find_map(obj, p->map);
+	if (id < 0) {
+		p_err("map '%s' is not in %s", p->map, "the object");
+		return -ENOENT;
+	}
+	for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
+		uxdp_bpf_object_map(obj, i, &m);
+		if ((int)m.id == id)
+			break;
+	}
+	if (parse_hex(p->key, key, sizeof(key), &klen) || klen != m.key_size) {
+		p_err("map '%s': key '%s' is not %u bytes of hex", p->map, p->key, m.key_size);
+		return -EINVAL;
+	}
+	if (p->value_prog) {
+		int pid = uxdp_bpf_object_find_prog(obj, p->value_prog, NULL);
+		uint32_t v;
+
+		if (m.type != 3 /* BPF_MAP_TYPE_PROG_ARRAY */) {
+			p_err("map '%s': 'value prog' needs a prog_array", p->map);
+			return -EINVAL;
+		}
+		if (pid < 0) {
+			p_err("map '%s': program '%s' is not in the object", p->map, p->value_prog);
+			return -ENOENT;
+		}
+		v = (uint32_t)pid;
+		memcpy(val, &v, sizeof(v));
+		vlen = sizeof(v);
+	} else if (parse_hex(p->value, val, sizeof(val), &vlen) || vlen != m.value_size) {
+		p_err("map '%s': value '%s' is not %u bytes of hex", p->map, p->value, m.value_size);
+		return -EINVAL;
+	}
+	if (m.nr_cpus > 1) {
+		uint32_t stride = (m.value_size + 7) & ~7U;
+
+		full = calloc(m.nr_cpus, stride);
+		if (!full)
+			return -ENOMEM;
+		for (i = 0; i < m.nr_cpus; i++)
+			memcpy(full + i * stride, val, vlen);
+	}
+	err = uxdp_bpf_map_update_elem(m.id, key, full ? full : val, 0);
+	free(full);
+	if (err)
+		p_err("map '%s': update key %s: %s", p->map, p->key, strerror(-err));
+	return err;
+}
+
+static bool map_dumpable(uint32_t type)
+{
+	/* RINGBUF (27) and PERF_EVENT_ARRAY (4) hold records, not elements. */
+	return type != 27 && type != 4;
+}
+
+static void dump_map(const struct uxdp_bpf_map_desc *m, bool *first)
+{
+	unsigned char *key, *next, *val;
+	uint32_t stride = (m->value_size + 7) & ~7U;
+	unsigned int n = 0, c;
+	bool have = false;
+
+	key = calloc(1, m->key_size + 1);
+	next = calloc(1, m->key_size + 1);
+	val = calloc(1, m->value_size_sys + 8);
+	if (!key || !next || !val)
+		goto out;
+	if (json_output) {
+		printf("%s", *first ? "" : ",");
+		json_str(m->name);
+		printf(":[");
+	} else {
+		printf("map %s (%s):\n", m->name, map_type_str(m->type));
+	}
+	*first = false;
+	while (map_dumpable(m->type) && n < 1000000 &&
+	       !uxdp_bpf_map_get_next_key(m->id, have ? key : NULL, next)) {
+		memcpy(key, next, m->key_size);
+		have = true;
+		n++;
+		if (uxdp_bpf_map_lookup_elem(m->id, key, val))
+			continue;
+		if (json_output) {
+			printf("%s{\"key\":", n > 1 ? "," : "");
+			json_hex(key, m->key_size);
+			printf(",\"value\":");
+			if (m->nr_cpus > 1) {
+				printf("[");
+				for (c = 0; c < m->nr_cpus; c++) {
+					printf("%s", c ? "," : "");
+					json_hex(val + c * stride, m->value_size);
+				}
+				printf("]");
+			} else {
+				json_hex(val, m->value_size_sys < m->value_size ? m->value_size_sys : m->value_size);
+			}
+			printf("}");
+			continue;
+		}
+		printf("key: ");
+		hex_print(key, m->key_size, true);
+		if (m->nr_cpus > 1) {
+			printf("\n");
+			for (c = 0; c < m->nr_cpus; c++) {
+				printf("\tvalue (CPU %02u): ", c);
+				hex_print(val + c * stride, m->value_size, true);
+				printf("\n");
+			}
+		} else {
+			printf("  value: ");
+			hex_print(val, m->value_size_sys < m->value_size ? m->value_size_sys : m->value_size, true);
+			printf("\n");
+		}
+	}
+	if (json_output)
+		printf("]");
+	else
+		printf("Found %u element%s\n", n, n == 1 ? "" : "s");
+out:
+	free(key);
+	free(next);
+	free(val);
+}
+
+static const char *map_name_by_id(struct uxdp_bpf_object *obj, uint32_t id)
+{
+	struct uxdp_bpf_map_desc m;
+	unsigned int i;
+
+	for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++)
+		if (!uxdp_bpf_object_map(obj, i, &m) && m.id == id)
+			return m.name;
+	return "?";
+}
+
+static int do_run(int argc, char **argv)
+{
+	struct uxdp_bpf_test_run_opts topts = { .sz = sizeof(topts) };
+	unsigned char *data_in = NULL, *ctx_in = NULL, *data_out = NULL;
+	unsigned char ctx_out[XDP_MD_SIZE];
+	struct uxdp_bpf_object *obj = NULL;
+	size_t data_len = 0, ctx_len = 0;
+	struct run_args a = {};
+	int ret = EXIT_USAGE, err, id;
+	unsigned int i;
+	bool out_json_data;
+
+	if (parse_run_args(argc, argv, &a))
+		return EXIT_USAGE;
+	if (read_all(a.data_in, &data_in, &data_len))
+		goto out;
+	if (a.ctx_in && read_all(a.ctx_in, &ctx_in, &ctx_len))
+		goto out;
+	obj = open_obj(a.obj);
+	if (!obj)
+		goto out;
+	id = uxdp_bpf_object_find_prog(obj, a.name, a.sec);
+	if (id < 0) {
+		if (id == -EINVAL)
+			p_err("%s: section '%s' holds several programs; use 'name PROG'", a.obj, a.sec);
+		else
+			p_err("%s: no program %s '%s'", a.obj, a.name ? "named" : "in section",
+			      a.name ? a.name : a.sec ? a.sec : "");
+		goto out;
+	}
+	for (i = 0; i < a.nr_preloads; i++)
+		if (apply_preload(obj, &a.preloads[i]))
+			goto out;
+
+	topts.data_in = data_in;
+	topts.data_size_in = (uint32_t)data_len;
+	topts.data_size_out = a.data_size_out ? a.data_size_out : PROG_RUN_DATA_OUT;
+	data_out = calloc(1, topts.data_size_out);
+	if (!data_out) {
+		ret = 1;
+		goto out;
+	}
+	topts.data_out = data_out;
+	if (ctx_in) {
+		topts.ctx_in = ctx_in;
+		topts.ctx_size_in = (uint32_t)ctx_len;
+	}
+	if (a.ctx_out) {
+		topts.ctx_out = ctx_out;
+		topts.ctx_size_out = sizeof(ctx_out);
+	}
+	topts.repeat = a.repeat;
+	err = uxdp_bpf_prog_test_run((uint32_t)id, &topts);
+	if (err) {
+		p_err("%s: prog run: %s%s", a.obj, strerror(-err),
+		      err == -EINVAL && data_len < 14 ? " (frame under 14 bytes)" :
+		      err == -EINVAL && ctx_in ? " (ctx_in rejected)" : "");
+		ret = err == -EINVAL || err == -E2BIG ? EXIT_USAGE : 1;
+		goto out;
+	}
+	ret = 1;
+	out_json_data = json_output;
+	if (a.data_out && !(json_output && !strcmp(a.data_out, "-")) &&
+	    write_all(a.data_out, data_out, topts.data_size_out))
+		goto out;
+	if (a.ctx_out && !(json_output && !strcmp(a.ctx_out, "-")) &&
+	    write_all(a.ctx_out, ctx_out, topts.ctx_size_out))
+		goto out;
+
+	if (json_output) {
+		printf("{\"retval\":%u,\"duration\":%u", topts.retval, topts.duration);
+		if (out_json_data) {
+			printf(",\"data_out\":");
+			json_hex(data_out, topts.data_size_out);
+		}
+		if (a.ctx_out) {
+			printf(",\"ctx_out\":");
+			json_hex(ctx_out, topts.ctx_size_out);
+		}
+		if (topts.redirect.valid) {
+			if (topts.redirect.map_id) {
+				printf(",\"redirect\":{\"map\":");
+				json_str(map_name_by_id(obj, topts.redirect.map_id));
+				printf(",\"map_id\":%u,\"map_type\":", topts.redirect.map_id);
+				json_str(map_type_str(topts.redirect.map_type));
+				printf(",\"key\":%u,\"flags\":%u}", topts.redirect.key,
+				       topts.redirect.flags);
+			} else {
+				printf(",\"redirect\":{\"ifindex\":%u}", topts.redirect.ifindex);
+			}
+		}
+		if (a.dump_maps) {
+			bool first = true;
+
+			printf(",\"maps\":{");
+			for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
+				struct uxdp_bpf_map_desc m;
+
+				uxdp_bpf_object_map(obj, i, &m);
+				dump_map(&m, &first);
+			}
+			printf("}");
+		}
+		printf("}\n");
+	} else {
+		FILE *f = a.data_out && !strcmp(a.data_out, "-") ? stderr : stdout;
+
+		fprintf(f, "Return value: %u, duration (average): %u ns\n", topts.retval,
+			topts.duration);
+		if (topts.redirect.valid) {
+			if (topts.redirect.map_id)
+				fprintf(f, "Redirect: map %s (%s) key %u flags 0x%x\n",
+					map_name_by_id(obj, topts.redirect.map_id),
+					map_type_str(topts.redirect.map_type), topts.redirect.key,
+					topts.redirect.flags);
+			else
+				fprintf(f, "Redirect: ifindex %u\n", topts.redirect.ifindex);
+		}
+		if (a.dump_maps) {
+			bool first = true;
+
+			for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
+				struct uxdp_bpf_map_desc m;
+
+				uxdp_bpf_object_map(obj, i, &m);
+				dump_map(&m, &first);
+			}
+		}
+	}
+	ret = 0;
+out:
+	uxdp_bpf_object_close(obj);
+	free(data_in);
+	free(ctx_in);
+	free(data_out);
+	return ret;
 }
 
 const struct cmd prog_cmds[] = {
 	{ "show", do_show, "show OBJ", "list the programs and maps of an object file" },
+	{ "list", do_show, "list OBJ", "alias of show" },
+	{ "run", do_run,
+	  "run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps]",
+	  "run a program over one packet (BPF_PROG_TEST_RUN)" },
 	{ 0 }
 };
 
