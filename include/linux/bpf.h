@@ -190,6 +190,14 @@ typedef int (*bpf_record_cb)(void *ctx, int cpu, void *data, u32 size);
  * -EINVAL for a map of another type. */
 int perf_event_array_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
 u64 perf_event_array_lost(struct bpf_map *map);
+/*
+ * DEVMAP/DEVMAP_HASH redirect target: bpf_redirect_map() leaves the slot's
+ * entry in bpf_redirect_info.tgt_value; this is its device (NULL when the
+ * slot's ifindex names no uxdp device). kernel/bpf/devmap.c
+ */
+struct net_device;
+struct net_device *dev_map_entry_dev(const void *tgt_value);
+
 /* Submitted RINGBUF records, oldest first; discarded ones are skipped. */
 int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
 

@@ -25,4 +25,11 @@ struct net_device {
 	unsigned char broadcast[MAX_ADDR_LEN];
 };
 
+/*
+ * Device by ifindex (kernel: dev_get_by_index(net, ifindex)); NULL if none.
+ * kernel/bpf/devmap.c has a weak stub returning NULL until the device layer
+ * provides the real one.
+ */
+struct net_device *dev_get_by_index(int ifindex);
+
 #endif

@@ -38,6 +38,9 @@ void uxdp_worker_bind_cpu(int cpu);
  */
 int uxdp_set_nr_cpus(unsigned int n);
 
+/* Set when the first per-CPU map is created: nr_cpu_ids is fixed from then. */
+extern bool uxdp_percpu_frozen;
+
 #define for_each_possible_cpu(cpu) \
 	for ((cpu) = 0; (cpu) < (int)nr_cpu_ids; (cpu)++)
 

@@ -1,75 +1,531 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Object registries: maps and programs by id, the ids standing in for the
- * file descriptors the kernel hands out. Map creation and element
- * operations (BPF_MAP_CREATE, BPF_MAP_*_ELEM) land here too.
+ * Object registries and the map syscalls: maps and programs by id, the ids
+ * standing in for the file descriptors the kernel hands out; map creation
+ * (BPF_MAP_CREATE) and element operations from user space
+ * (BPF_MAP_{LOOKUP,UPDATE,DELETE}_ELEM, GET_NEXT_KEY, FREEZE) with the
+ * kernel's checks, in the kernel's order, and its error codes; map
+ * reference counting; and the public uxdp_bpf_map_*() calls, one per bpf
+ * command.
  *
- * Kernel: kernel/bpf/syscall.c
- * Differs: ids are small integers from a table, not fds; single process.
+ * Lifetime: a map has references (refcnt: the creator's id, programs using
+ * it, outer maps holding it) and user references (usercnt: the creator's id,
+ * loaded objects). The last user reference clears a PROG_ARRAY
+ * (map_release_uref), breaking program <-> prog array cycles as the kernel
+ * does; the last reference frees the map and its id.
+ *
+ * Kernel: kernel/bpf/syscall.c map_create(), map_lookup_elem(),
+ *         map_update_elem(), map_delete_elem(), map_get_next_key(),
+ *         map_freeze(), bpf_map_put(), bpf_obj_name_cpy(), bpf_map_get_info_by_fd()
+ * Differs: ids are small integers from a table, not fds, and an id keeps
+ *          naming its map until the map is freed; closing the creator's id is
+ *          uxdp_bpf_map_close(). BPF_F_LOCK is refused with -EINVAL as the
+ *          kernel does for maps without a BTF spin lock (uxdp maps have no BTF).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/bpf.h>
 #include <linux/bug.h>
+#include <linux/smp.h>
+#include <uxdp/uxdp_bpf.h>
 
 #define BPF_ID_MAX	4096
 
+static pthread_mutex_t bpf_idr_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct bpf_map *map_idr[BPF_ID_MAX];
 static struct bpf_prog *prog_idr[BPF_ID_MAX];
+static int bpf_maps_alive;
+
+static const struct bpf_map_ops *const bpf_map_types[] = {
+#define BPF_MAP_TYPE(_id, _ops) [_id] = &_ops,
+#include <linux/bpf_types.h>
+#undef BPF_MAP_TYPE
+};
+
+/* ---- registries ------------------------------------------------------- */
 
 struct bpf_map *bpf_map_get(u32 id)
 {
-	return id && id < BPF_ID_MAX ? map_idr[id] : NULL;
+	struct bpf_map *map;
+
+	if (!id || id >= BPF_ID_MAX)
+		return NULL;
+	pthread_mutex_lock(&bpf_idr_lock);
+	map = map_idr[id];
+	pthread_mutex_unlock(&bpf_idr_lock);
+	return map;
 }
 
 struct bpf_prog *bpf_prog_get(u32 id)
 {
-	return id && id < BPF_ID_MAX ? prog_idr[id] : NULL;
+	struct bpf_prog *prog;
+
+	if (!id || id >= BPF_ID_MAX)
+		return NULL;
+	pthread_mutex_lock(&bpf_idr_lock);
+	prog = prog_idr[id];
+	pthread_mutex_unlock(&bpf_idr_lock);
+	return prog;
 }
 
 /* Returns the new id (> 0) or -ENOSPC. */
 int bpf_map_alloc_id(struct bpf_map *map)
 {
+	int ret = -ENOSPC;
 	u32 id;
 
+	pthread_mutex_lock(&bpf_idr_lock);
 	for (id = 1; id < BPF_ID_MAX; id++) {
 		if (!map_idr[id]) {
 			map_idr[id] = map;
 			map->id = id;
-			return id;
+			ret = id;
+			break;
 		}
 	}
-	return -ENOSPC;
+	pthread_mutex_unlock(&bpf_idr_lock);
+	return ret;
 }
 
 void bpf_map_free_id(struct bpf_map *map)
 {
+	pthread_mutex_lock(&bpf_idr_lock);
 	if (map->id && map->id < BPF_ID_MAX && map_idr[map->id] == map)
 		map_idr[map->id] = NULL;
 	map->id = 0;
+	pthread_mutex_unlock(&bpf_idr_lock);
+}
+
+u32 bpf_map_get_next_id(u32 id)
+{
+	u32 next = 0;
+
+	pthread_mutex_lock(&bpf_idr_lock);
+	for (id = id + 1; id < BPF_ID_MAX; id++) {
+		if (map_idr[id]) {
+			next = id;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&bpf_idr_lock);
+	return next;
 }
 
 int bpf_prog_alloc_id(struct bpf_prog *prog)
 {
+	int ret = -ENOSPC;
 	u32 id;
 
+	pthread_mutex_lock(&bpf_idr_lock);
 	for (id = 1; id < BPF_ID_MAX; id++) {
 		if (!prog_idr[id]) {
 			prog_idr[id] = prog;
 			prog->aux->id = id;
-			return id;
+			ret = id;
+			break;
 		}
 	}
-	return -ENOSPC;
+	pthread_mutex_unlock(&bpf_idr_lock);
+	return ret;
 }
 
 void bpf_prog_free_id(struct bpf_prog *prog)
 {
 	u32 id = prog->aux->id;
 
+	pthread_mutex_lock(&bpf_idr_lock);
 	if (id && id < BPF_ID_MAX && prog_idr[id] == prog)
 		prog_idr[id] = NULL;
 	prog->aux->id = 0;
+	pthread_mutex_unlock(&bpf_idr_lock);
+}
+
+/* ---- map references --------------------------------------------------- */
+
+int bpf_map_alive_count(void)
+{
+	return __atomic_load_n(&bpf_maps_alive, __ATOMIC_RELAXED);
+}
+
+void bpf_map_inc(struct bpf_map *map)
+{
+	__atomic_fetch_add(&map->refcnt, 1, __ATOMIC_RELAXED);
+}
+
+void bpf_map_inc_with_uref(struct bpf_map *map)
+{
+	__atomic_fetch_add(&map->refcnt, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&map->usercnt, 1, __ATOMIC_RELAXED);
+}
+
+void bpf_map_put(struct bpf_map *map)
+{
+	if (!map)
+		return;
+	if (__atomic_sub_fetch(&map->refcnt, 1, __ATOMIC_ACQ_REL) == 0) {
+		bpf_map_free_id(map);
+		map->ops->map_free(map);
+		__atomic_fetch_sub(&bpf_maps_alive, 1, __ATOMIC_RELAXED);
+	}
+}
+
+void bpf_map_put_with_uref(struct bpf_map *map)
+{
+	if (!map)
+		return;
+	if (__atomic_sub_fetch(&map->usercnt, 1, __ATOMIC_ACQ_REL) == 0 &&
+	    map->ops->map_release_uref)
+		map->ops->map_release_uref(map);
+	bpf_map_put(map);
+}
+
+/* ---- BPF_MAP_CREATE --------------------------------------------------- */
+
+void bpf_map_init_from_attr(struct bpf_map *map, const union bpf_attr *attr)
+{
+	map->map_type = attr->map_type;
+	map->key_size = attr->key_size;
+	map->value_size = attr->value_size;
+	map->max_entries = attr->max_entries;
+	/* RDONLY/WRONLY restrict the "fd", not the map (kernel: retain_permanent) */
+	map->map_flags = attr->map_flags & ~(BPF_F_RDONLY | BPF_F_WRONLY);
+	map->fd_flags = attr->map_flags & (BPF_F_RDONLY | BPF_F_WRONLY);
+	map->rdonly_prog = attr->map_flags & BPF_F_RDONLY_PROG;
+	map->map_extra = attr->map_extra;
+}
+
+/* Kernel: bpf_obj_name_cpy(): [A-Za-z0-9_.] and NUL-terminated in the field. */
+static int bpf_obj_name_cpy(char *dst, const char *src, unsigned int size)
+{
+	const char *end = src + size;
+	const char *orig_src = src;
+
+	memset(dst, 0, size);
+	while (src < end && *src) {
+		if (!isalnum((unsigned char)*src) && *src != '_' && *src != '.')
+			return -EINVAL;
+		*dst++ = *src++;
+	}
+	if (src == end)
+		return -EINVAL;
+	return src - orig_src;
+}
+
+static bool bpf_map_type_is_percpu(enum bpf_map_type type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+struct bpf_map *bpf_map_create(union bpf_attr *attr)
+{
+	const struct bpf_map_ops *ops;
+	struct bpf_map *map;
+	int err;
+
+	/* kernel: bpf_get_file_flag() */
+	if ((attr->map_flags & BPF_F_RDONLY) && (attr->map_flags & BPF_F_WRONLY))
+		return ERR_PTR(-EINVAL);
+	if (attr->map_type != BPF_MAP_TYPE_BLOOM_FILTER && attr->map_type != 33 /* ARENA */ &&
+	    attr->map_extra != 0)
+		return ERR_PTR(-EINVAL);
+	if (attr->map_type >= ARRAY_SIZE(bpf_map_types))
+		return ERR_PTR(-EINVAL);
+	ops = bpf_map_types[attr->map_type];
+	if (!ops)
+		return ERR_PTR(-EINVAL);
+	if (ops->map_alloc_check) {
+		err = ops->map_alloc_check(attr);
+		if (err)
+			return ERR_PTR(err);
+	}
+	if (attr->map_ifindex)
+		return ERR_PTR(-EOPNOTSUPP);	/* no offload devices */
+	if (bpf_map_type_is_percpu(attr->map_type))
+		uxdp_percpu_frozen = true;	/* num_possible_cpus() is now part of value shapes */
+
+	map = ops->map_alloc(attr);
+	if (IS_ERR(map))
+		return map;
+	map->ops = ops;
+	map->map_type = attr->map_type;
+	map->refcnt = 1;
+	map->usercnt = 1;
+	__atomic_fetch_add(&bpf_maps_alive, 1, __ATOMIC_RELAXED);
+
+	err = bpf_obj_name_cpy(map->name, attr->map_name, sizeof(attr->map_name));
+	if (err < 0)
+		goto out_free;
+	err = bpf_map_alloc_id(map);
+	if (err < 0)
+		goto out_free;
+	return map;
+
+out_free:
+	map->ops->map_free(map);
+	__atomic_fetch_sub(&bpf_maps_alive, 1, __ATOMIC_RELAXED);
+	return ERR_PTR(err);
+}
+
+int map_create(union bpf_attr *attr)
+{
+	struct bpf_map *map = bpf_map_create(attr);
+
+	return IS_ERR(map) ? PTR_ERR(map) : (int)map->id;
+}
+
+/* ---- element operations from user space ------------------------------- */
+
+static bool bpf_map_is_fd_map(const struct bpf_map *map)
+{
+	switch (map->map_type) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+u32 bpf_map_value_size(const struct bpf_map *map)
+{
+	if (bpf_map_type_is_percpu(map->map_type))
+		return ALIGN(map->value_size, 8) * num_possible_cpus();
+	if (bpf_map_is_fd_map(map))
+		return sizeof(u32);
+	return map->value_size;
+}
+
+static bool bpf_map_sys_can_read(const struct bpf_map *map)
+{
+	return !(map->fd_flags & BPF_F_WRONLY);
+}
+
+static bool bpf_map_sys_can_write(const struct bpf_map *map)
+{
+	return !(map->fd_flags & BPF_F_RDONLY) && !READ_ONCE(map->frozen);
+}
+
+int bpf_map_copy_value(struct bpf_map *map, void *key, void *value, u64 flags)
+{
+	void *ptr;
+
+	if (flags & ~BPF_F_LOCK)
+		return -EINVAL;
+	if (!bpf_map_sys_can_read(map))
+		return -EPERM;
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;		/* no BTF, so no bpf_spin_lock in values */
+	if (map->ops->map_lookup_elem_sys)
+		return map->ops->map_lookup_elem_sys(map, key, value, flags);
+	if (!map->ops->map_lookup_elem)
+		return -ENOTSUPP;
+	ptr = map->ops->map_lookup_elem(map, key);
+	if (IS_ERR(ptr))
+		return PTR_ERR(ptr);
+	if (!ptr)
+		return -ENOENT;
+	memcpy(value, ptr, map->value_size);
+	return 0;
+}
+
+int bpf_map_update_value(struct bpf_map *map, void *key, void *value, u64 flags)
+{
+	if (!bpf_map_sys_can_write(map))
+		return -EPERM;
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;
+	if (map->ops->map_update_elem_sys)
+		return map->ops->map_update_elem_sys(map, key, value, flags);
+	if (!map->ops->map_update_elem)
+		return -ENOTSUPP;
+	return map->ops->map_update_elem(map, key, value, flags);
+}
+
+int bpf_map_delete_value(struct bpf_map *map, void *key)
+{
+	if (!bpf_map_sys_can_write(map))
+		return -EPERM;
+	if (map->ops->map_delete_elem_sys)
+		return map->ops->map_delete_elem_sys(map, key);
+	if (!map->ops->map_delete_elem)
+		return -ENOTSUPP;
+	return map->ops->map_delete_elem(map, key);
+}
+
+int bpf_map_get_next_key_sys(struct bpf_map *map, void *key, void *next_key)
+{
+	if (!bpf_map_sys_can_read(map))
+		return -EPERM;
+	if (!map->ops->map_get_next_key)
+		return -ENOTSUPP;
+	return map->ops->map_get_next_key(map, key, next_key);
+}
+
+int bpf_map_freeze(struct bpf_map *map)
+{
+	if (!bpf_map_sys_can_write(map) && !READ_ONCE(map->frozen))
+		return -EPERM;
+	if (__atomic_exchange_n(&map->frozen, true, __ATOMIC_ACQ_REL))
+		return -EBUSY;
+	return 0;
+}
+
+/* ---- public API (include/uxdp/uxdp_bpf.h) ----------------------------- */
+
+UXDP_API int uxdp_bpf_map_create(enum bpf_map_type map_type, const char *map_name,
+				 __u32 key_size, __u32 value_size, __u32 max_entries,
+				 const struct uxdp_bpf_map_create_opts *opts)
+{
+	union bpf_attr attr;
+
+	if (opts && opts->sz < sizeof(size_t))
+		return -EINVAL;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = map_type;
+	attr.key_size = key_size;
+	attr.value_size = value_size;
+	attr.max_entries = max_entries;
+	if (map_name) {
+		size_t n = strnlen(map_name, BPF_OBJ_NAME_LEN);
+
+		/* libbpf truncates; so do we */
+		memcpy(attr.map_name, map_name, n < BPF_OBJ_NAME_LEN ? n : BPF_OBJ_NAME_LEN - 1);
+	}
+	if (opts) {
+		attr.map_flags = opts->map_flags;
+		attr.inner_map_fd = opts->inner_map_id;
+		attr.map_extra = opts->map_extra;
+		attr.numa_node = opts->numa_node;
+	}
+	return map_create(&attr);
+}
+
+UXDP_API int uxdp_bpf_map_close(__u32 id)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	bpf_map_put_with_uref(map);
+	return 0;
+}
+
+UXDP_API int uxdp_bpf_map_lookup_elem_flags(__u32 id, const void *key, void *value, __u64 flags)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return bpf_map_copy_value(map, (void *)key, value, flags);
+}
+
+UXDP_API int uxdp_bpf_map_lookup_elem(__u32 id, const void *key, void *value)
+{
+	return uxdp_bpf_map_lookup_elem_flags(id, key, value, 0);
+}
+
+UXDP_API int uxdp_bpf_map_update_elem(__u32 id, const void *key, const void *value, __u64 flags)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return bpf_map_update_value(map, (void *)key, (void *)value, flags);
+}
+
+UXDP_API int uxdp_bpf_map_delete_elem(__u32 id, const void *key)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return bpf_map_delete_value(map, (void *)key);
+}
+
+UXDP_API int uxdp_bpf_map_get_next_key(__u32 id, const void *key, void *next_key)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return bpf_map_get_next_key_sys(map, (void *)key, next_key);
+}
+
+UXDP_API int uxdp_bpf_map_freeze(__u32 id)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return bpf_map_freeze(map);
+}
+
+UXDP_API int uxdp_bpf_map_get_info(__u32 id, struct bpf_map_info *info)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	memset(info, 0, sizeof(*info));
+	info->type = map->map_type;
+	info->id = map->id;
+	info->key_size = map->key_size;
+	info->value_size = map->value_size;
+	info->max_entries = map->max_entries;
+	info->map_flags = map->map_flags;
+	info->map_extra = map->map_extra;
+	memcpy(info->name, map->name, sizeof(info->name));
+	return 0;
+}
+
+UXDP_API int uxdp_bpf_map_get_next_id(__u32 start_id, __u32 *next_id)
+{
+	u32 id = bpf_map_get_next_id(start_id);
+
+	if (!id)
+		return -ENOENT;
+	*next_id = id;
+	return 0;
+}
+
+UXDP_API __u32 uxdp_bpf_map_value_size(__u32 id)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	return map ? bpf_map_value_size(map) : 0;
+}
+
+UXDP_API int uxdp_bpf_num_possible_cpus(void)
+{
+	return num_possible_cpus();
+}
+
+UXDP_API int uxdp_bpf_map_alive_count(void)
+{
+	return bpf_map_alive_count();
+}
+
+UXDP_API int uxdp_bpf_ringbuf_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return ringbuf_consume(map, fn, ctx);
+}
+
+UXDP_API int uxdp_bpf_perf_event_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	if (!map)
+		return -EBADF;
+	return perf_event_array_consume(map, fn, ctx);
 }
