@@ -517,8 +517,9 @@ static struct net_device *__dev_via_ifindex(struct net_device *dev, u32 ifindex)
 
 /*
  * L2 frame length (the linear part plus @len_diff, or *@mtu_len + L2 header
- * when *@mtu_len is set) against dev->mtu + hard_header_len. *@mtu_len
- * always receives the device MTU, 0 on error.
+ * when *@mtu_len is set) against dev->mtu + hard_header_len; *@mtu_len
+ * receives the device MTU. On -EINVAL/-ENODEV *@mtu_len is left alone, as
+ * 6.18 does (later kernels zero it).
  */
 BPF_CALL_5(bpf_xdp_check_mtu, struct xdp_buff *, xdp, u32, ifindex, u32 *, mtu_len,
 	   s32, len_diff, u64, flags)
@@ -526,18 +527,14 @@ BPF_CALL_5(bpf_xdp_check_mtu, struct xdp_buff *, xdp, u32, ifindex, u32 *, mtu_l
 	struct net_device *dev = xdp->rxq ? xdp->rxq->dev : NULL;
 	int xdp_len = (char *)xdp->data_end - (char *)xdp->data;
 	int ret = BPF_MTU_CHK_RET_SUCCESS;
-	int mtu = 0, dev_len;
+	int mtu, dev_len;
 
 	/* The XDP flavour has no multi-buffer segment check (BPF_MTU_CHK_SEGS). */
-	if (unlikely(flags)) {
-		ret = -EINVAL;
-		goto out;
-	}
+	if (unlikely(flags))
+		return -EINVAL;
 	dev = __dev_via_ifindex(dev, ifindex);
-	if (unlikely(!dev)) {
-		ret = -ENODEV;
-		goto out;
-	}
+	if (unlikely(!dev))
+		return -ENODEV;
 
 	mtu = READ_ONCE(dev->mtu);
 	dev_len = mtu + dev->hard_header_len;
@@ -547,7 +544,6 @@ BPF_CALL_5(bpf_xdp_check_mtu, struct xdp_buff *, xdp, u32, ifindex, u32 *, mtu_l
 	xdp_len += len_diff;
 	if (xdp_len > dev_len)
 		ret = BPF_MTU_CHK_RET_FRAG_NEEDED;
-out:
 	*mtu_len = mtu;
 	return ret;
 }

@@ -225,7 +225,7 @@ START_TEST(test_trace_printk_formats)
 	printk3("[%8s|%-8s]", P(str), P(str), 0);
 	ck_assert_str_eq(pipe_line(), "[   world|world   ]\n");
 	/* Only readable bytes: a pointer outside the program's memory is "". */
-	printk3("<%s>", P(str + 100), 0, 0);
+	printk3("<%s>", P(str) + 100, 0, 0);
 	ck_assert_str_eq(pipe_line(), "<>\n");
 	/* Cut at the end of readable memory even without a NUL. */
 	probe_len = 3;

@@ -513,10 +513,10 @@ START_TEST(test_check_mtu)
 	struct net_device rxdev = { .ifindex = 1, .mtu = 1500, .hard_header_len = ETH_HLEN };
 	u32 mtu;
 
-	/* No device at all (prog run without one): -ENODEV, mtu 0. */
+	/* No device at all (prog run without one): -ENODEV, *mtu_len untouched. */
 	mtu = 77;
 	ck_assert_int_eq(check_mtu(xdp, 0, &mtu, 0, 0), -ENODEV);
-	ck_assert_uint_eq(mtu, 0);
+	ck_assert_uint_eq(mtu, 77);
 
 	tb.rxq.dev = &rxdev;
 	mtu = 0;
@@ -538,7 +538,7 @@ START_TEST(test_check_mtu)
 	/* Flags: even BPF_MTU_CHK_SEGS is refused by the XDP flavour. */
 	mtu = 5;
 	ck_assert_int_eq(check_mtu(xdp, 0, &mtu, 0, BPF_MTU_CHK_SEGS), -EINVAL);
-	ck_assert_uint_eq(mtu, 0);
+	ck_assert_uint_eq(mtu, 5);
 	/* Other devices by ifindex. */
 	mtu = 0;
 	ck_assert_int_eq(check_mtu(xdp, 3, &mtu, 0, 0), -ENODEV);

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel oracle for tests/unit/net/core/filter_test.c: one XDP program that
+ * calls the helper named by the single element of `args` with the
+ * arguments found there and returns what the helper returned. The test runs
+ * it with BPF_PROG_TEST_RUN and compares retval, packet and `args` with
+ * calling uxdp's helper on a buffer laid out the same way.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+enum { OP_HEAD, OP_TAIL, OP_META, OP_CSUM, OP_LOAD, OP_LEN, OP_MTU, OP_FIB, OP_STORE };
+
+struct args {
+	__u32 op;
+	__s32 a;
+	__u32 b;
+	__u32 seed;
+	__u32 fs;
+	__u32 ts;
+	__u8 from[256];
+	__u8 to[256];
+	__u8 out[256];
+	__u32 res;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct args);
+} args SEC(".maps");
+
+SEC("xdp.frags")
+int helper_oracle(struct xdp_md *ctx)
+{
+	struct bpf_fib_lookup fib = {};
+	__u32 k = 0, len;
+	struct args *a;
+
+	a = bpf_map_lookup_elem(&args, &k);
+	if (!a)
+		return -1000;
+	switch (a->op) {
+	case OP_HEAD:
+		return bpf_xdp_adjust_head(ctx, a->a);
+	case OP_TAIL:
+		return bpf_xdp_adjust_tail(ctx, a->a);
+	case OP_META:
+		return bpf_xdp_adjust_meta(ctx, a->a);
+	case OP_CSUM:
+		if (a->fs > 256 || a->ts > 256)
+			return -1001;
+		return bpf_csum_diff((void *)a->from, a->fs, (void *)a->to, a->ts, a->seed);
+	case OP_LOAD:
+		len = a->b;
+		if (len < 1 || len > 256)
+			return -1001;
+		return bpf_xdp_load_bytes(ctx, a->a, a->out, len);
+	case OP_STORE:
+		len = a->b;
+		if (len < 1 || len > 256)
+			return -1001;
+		return bpf_xdp_store_bytes(ctx, a->a, a->from, len);
+	case OP_LEN:
+		return bpf_xdp_get_buff_len(ctx);
+	case OP_MTU:
+		a->res = a->b;
+		return bpf_check_mtu(ctx, a->a, &a->res, a->seed, a->fs);
+	case OP_FIB:
+		fib.family = a->a;
+		if (a->b >= sizeof(fib))
+			return bpf_fib_lookup(ctx, &fib, sizeof(fib), a->seed);
+		return bpf_fib_lookup(ctx, &fib, 8, a->seed);
+	}
+	return -1002;
+}
+
+char _license[] SEC("license") = "GPL";
