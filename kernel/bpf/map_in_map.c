@@ -19,6 +19,9 @@ struct bpf_map *bpf_map_meta_alloc(u32 inner_map_id)
 	struct bpf_map *inner_map = bpf_map_get(inner_map_id);
 	struct bpf_array *meta;
 
+	/* id 0 stands for an fd that is open but no map (the kernel: -EINVAL) */
+	if (!inner_map_id)
+		return ERR_PTR(-EINVAL);
 	if (!inner_map)
 		return ERR_PTR(-EBADF);
 	/* Does not support >1 level map-in-map */

@@ -370,7 +370,8 @@ int bpf_map_get_next_key_sys(struct bpf_map *map, void *key, void *next_key)
 
 int bpf_map_freeze(struct bpf_map *map)
 {
-	if (!bpf_map_sys_can_write(map) && !READ_ONCE(map->frozen))
+	/* a frozen map is not writable: freezing again is -EPERM, as in the kernel */
+	if (!bpf_map_sys_can_write(map))
 		return -EPERM;
 	if (__atomic_exchange_n(&map->frozen, true, __ATOMIC_ACQ_REL))
 		return -EBUSY;
