@@ -155,8 +155,9 @@ struct uxdp_bpf_redirect {
 
 /*
  * BPF_PROG_TEST_RUN for XDP, as libbpf's struct bpf_test_run_opts. In:
- * data_in/data_size_in (at least 14 bytes; beyond 3520 - metadata bytes
- * the rest goes into 4 KiB fragments), data_out/data_size_out (buffer
+ * data_in/data_size_in (at least 14 bytes after the metadata; beyond the
+ * linear part, 3520 bytes or ctx_in's data_end, the rest goes into 4 KiB
+ * fragments), data_out/data_size_out (buffer
  * size; 0 with data_out set is -EINVAL here, where the kernel would copy
  * blindly), ctx_in/ctx_size_in and ctx_out/ctx_size_out (struct xdp_md),
  * repeat. Out: data_size_out (full output size, even when clipped:

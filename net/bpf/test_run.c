@@ -14,6 +14,9 @@
  *
  * Input beyond the linear part goes into page fragments described by the
  * skb_shared_info at the frame's end, for xdp and xdp.frags programs alike.
+ * With ctx_in, data is the metadata length (a multiple of 4, at most 216:
+ * the xdp_frame must still fit in the headroom) and data_end the length of
+ * the linear part (6.18: at most the input size; the rest goes to frags).
  *
  * Kernel: net/bpf/test_run.c bpf_prog_test_run_xdp(), bpf_test_init(),
  *	   bpf_ctx_init(), bpf_test_finish(), bpf_ctx_finish(),
@@ -41,6 +44,7 @@
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#define UXDP_XDP_BUFF_INLINES
 #include <net/xdp.h>
 #include <uxdp/uxdp_bpf.h>
 
@@ -125,7 +129,7 @@ static void *bpf_test_init(const union bpf_attr *kattr, u32 user_size, u32 size,
 	const void *data_in = u64_to_ptr(kattr->test.data_in);
 	void *data;
 
-	if (user_size < ETH_HLEN || user_size > PAGE_SIZE - headroom - tailroom)
+	if (user_size > PAGE_SIZE - headroom - tailroom)
 		return ERR_PTR(-EINVAL);
 	if (!data_in)
 		return ERR_PTR(-EFAULT);
@@ -225,27 +229,21 @@ static void xdp_convert_buff_to_md(struct xdp_buff *xdp, struct xdp_md *xdp_md)
 	xdp_md->data_end = (u8 *)xdp->data_end - (u8 *)xdp->data_meta;
 }
 
-/* Metadata length rule of the data path (kernel: xdp_metalen_invalid()). */
-static bool test_run_metalen_invalid(unsigned long metalen)
-{
-	return (metalen & (sizeof(u32) - 1)) || metalen > 255;
-}
-
 int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 			  union bpf_attr *uattr, struct bpf_redirect_info *ri_out)
 {
 	u32 tailroom = SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
-	u32 size = kattr->test.data_size_in, linear;
+	u32 linear_sz = kattr->test.data_size_in, size;
 	u32 headroom = XDP_PACKET_HEADROOM;
 	u32 repeat = kattr->test.repeat;
 	struct xdp_rxq_info rxq = {};
 	struct skb_shared_info *sinfo;
 	u32 retval = 0, duration = 0;
 	struct bpf_redirect_info *ri;
+	u32 max_linear_sz, meta_sz = 0;
 	struct xdp_buff xdp = {};
 	struct net_device dev;
 	struct xdp_md *ctx;
-	u32 max_data_sz;
 	void *data;
 	int i, ret = -EINVAL;
 
@@ -260,24 +258,31 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 		return -EOPNOTSUPP;
 	if (kattr->test.batch_size)
 		return -EINVAL;
-	if (size < ETH_HLEN)
-		return -EINVAL;
 
 	ctx = bpf_ctx_init(kattr, sizeof(struct xdp_md));
 	if (IS_ERR(ctx))
 		return (int)PTR_ERR(ctx);
 	if (ctx) {
 		/* There can't be user provided data before the metadata. */
-		if (ctx->data_meta || ctx->data_end != size || ctx->data > ctx->data_end ||
-		    unlikely(test_run_metalen_invalid(ctx->data)))
+		if (ctx->data_meta || ctx->data_end > kattr->test.data_size_in ||
+		    ctx->data > ctx->data_end)
 			goto free_ctx;
-		/* The metadata is taken from the headroom. */
-		headroom -= ctx->data;
+		meta_sz = ctx->data;
+		if (xdp_metalen_invalid(meta_sz) ||
+		    meta_sz > headroom - sizeof(struct xdp_frame))
+			goto free_ctx;
+		/* The metadata is taken from the headroom; data_end (6.18+)
+		 * says how much of the input is linear, the rest goes to frags. */
+		headroom -= meta_sz;
+		linear_sz = ctx->data_end;
 	}
 
-	max_data_sz = PAGE_SIZE - headroom - tailroom;
-	linear = size > max_data_sz ? max_data_sz : size;
-	data = bpf_test_init(kattr, linear, max_data_sz, headroom, tailroom);
+	max_linear_sz = PAGE_SIZE - headroom - tailroom;
+	if (linear_sz > max_linear_sz)
+		linear_sz = max_linear_sz;
+	if (kattr->test.data_size_in - meta_sz < ETH_HLEN)
+		goto free_ctx;
+	data = bpf_test_init(kattr, linear_sz, max_linear_sz, headroom, tailroom);
 	if (IS_ERR(data)) {
 		ret = (int)PTR_ERR(data);
 		goto free_ctx;
@@ -295,15 +300,9 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 	rxq.mem.type = MEM_TYPE_PAGE_SHARED;
 	rxq.frag_size = PAGE_SIZE;
 
-	/* xdp_init_buff() + xdp_prepare_buff(meta_valid = true) */
-	xdp.frame_sz = rxq.frag_size;
-	xdp.rxq = &rxq;
-	xdp.flags = 0;
-	xdp.data_hard_start = data;
-	xdp.data = (u8 *)data + headroom;
-	xdp.data_end = (u8 *)xdp.data + linear;
-	xdp.data_meta = xdp.data;
-	sinfo = (struct skb_shared_info *)((u8 *)data + xdp.frame_sz - tailroom);
+	xdp_init_buff(&xdp, rxq.frag_size, &rxq);
+	xdp_prepare_buff(&xdp, data, headroom, linear_sz, true);
+	sinfo = xdp_get_shared_info_from_buff(&xdp);
 
 	ret = xdp_convert_md_to_buff(ctx, &xdp);
 	if (ret)
@@ -314,11 +313,12 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 		dev.mtu = ETH_DATA_LEN;
 	}
 
-	if (unlikely(size > linear)) {
+	size = linear_sz;
+	if (unlikely(kattr->test.data_size_in > size)) {
 		const u8 *data_in = u64_to_ptr(kattr->test.data_in);
-		u32 done = linear;
+		u32 done = size;
 
-		while (done < size) {
+		while (done < kattr->test.data_size_in) {
 			struct page *page;
 			skb_frag_t *frag;
 			u32 data_len;
@@ -333,13 +333,15 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 				goto out;
 			}
 			frag = &sinfo->frags[sinfo->nr_frags++];
-			data_len = size - done < PAGE_SIZE ? size - done : PAGE_SIZE;
+			data_len = kattr->test.data_size_in - done;
+			if (data_len > PAGE_SIZE)
+				data_len = PAGE_SIZE;
 			skb_frag_fill_page_desc(frag, page, 0, data_len);
 			memcpy(page_address(page), data_in + done, data_len);
 			sinfo->xdp_frags_size += data_len;
 			done += data_len;
 		}
-		xdp.flags |= XDP_FLAGS_HAS_FRAGS;
+		xdp_buff_set_frags_flag(&xdp);
 	}
 
 	/* A fresh redirect state, as the kernel's on-stack bpf_net_context. */

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A CO-RE relocation against a kernel type: uxdp must refuse it by name. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+struct task_struct {
+	int pid;
+} __attribute__((preserve_access_index));
+
+SEC("xdp")
+int core_prog(struct xdp_md *ctx)
+{
+	struct task_struct *t = (void *)(long)ctx->data;
+
+	return bpf_core_field_exists(t->pid) ? XDP_PASS : XDP_DROP;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* An extern (kconfig) variable: uxdp has no kernel config to resolve it. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+
+SEC("xdp")
+int kconfig_prog(struct xdp_md *ctx)
+{
+	return LINUX_KERNEL_VERSION > 1 ? XDP_PASS : XDP_DROP;
+}
+
+char _license[] SEC("license") = "GPL";

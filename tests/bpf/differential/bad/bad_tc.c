@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A tc program: not an XDP program, refused with its section named. */
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+
+SEC("tc")
+int tc_prog(struct __sk_buff *skb)
+{
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/bpf/object.c and net/bpf/test_run.c: loading the example objects
+ * (maps, global data, subprogram linking, declarative slots), refusing
+ * unsupported features by program and instruction, surviving truncated
+ * and bit-flipped ELF files, and the BPF_PROG_TEST_RUN frame and ctx rules.
+ * Objects are found relative to this executable in the build tree.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <uxdp/uxdp_bpf.h>
+
+#include "uxdp_test.h"
+
+static char build_dir[PATH_MAX];
+
+static void find_build_dir(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	ck_assert_int_gt(n, 0);
+	exe[n] = 0;
+	/* <build>/tests/unit/<name> */
+	snprintf(build_dir, sizeof(build_dir), "%s/../..", dirname(exe));
+}
+
+static const char *obj_path(const char *rel)
+{
+	static char path[PATH_MAX * 2];
+
+	if (!build_dir[0])
+		find_build_dir();
+	snprintf(path, sizeof(path), "%s/%s", build_dir, rel);
+	return path;
+}
+
+static struct uxdp_bpf_object *open_ok(const char *rel)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	static char log[8192];
+	struct uxdp_bpf_object *obj;
+
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	obj = uxdp_bpf_object_open(obj_path(rel), &opts);
+	ck_assert_msg(obj, "%s: %s", rel, log);
+	return obj;
+}
+
+static int open_fail(const char *rel, char *log, size_t size)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts), .log_buf = log, .log_size = size };
+	struct uxdp_bpf_object *obj = uxdp_bpf_object_open(obj_path(rel), &opts);
+
+	ck_assert_msg(!obj, "%s loaded but should not", rel);
+	return errno;
+}
+
+static unsigned char pkt60[60] = {
+	0x02, 0, 0, 0, 0, 2, 0x02, 0, 0, 0, 0, 1, 0x08, 0x00,
+	0x45, 0, 0, 46, 0x12, 0x34, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0, 0, 2,
+};
+
+START_TEST(test_xdp1_model)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp1.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	struct uxdp_bpf_prog_desc d;
+	struct uxdp_bpf_map_desc m;
+	unsigned char out[128];
+	unsigned long long vals[64] = {};
+	unsigned int key = 17;
+	int id, ncpu = uxdp_bpf_num_possible_cpus();
+
+	ck_assert_uint_eq(uxdp_bpf_object_prog_cnt(obj), 1);
+	ck_assert_int_eq(uxdp_bpf_object_prog(obj, 0, &d), 0);
+	ck_assert_str_eq(d.name, "xdp_prog1");
+	ck_assert_str_eq(d.sec, "xdp");
+	ck_assert_uint_eq(d.nr_map_ids, 1);
+	ck_assert_uint_eq(uxdp_bpf_object_map_cnt(obj), 1);
+	ck_assert_int_eq(uxdp_bpf_object_map(obj, 0, &m), 0);
+	ck_assert_str_eq(m.name, "rxcnt");
+	ck_assert_uint_eq(m.type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	ck_assert_uint_eq(m.max_entries, 256);
+	ck_assert_uint_eq(m.nr_cpus, ncpu);
+	ck_assert_uint_eq(d.map_ids[0], m.id);
+
+	id = uxdp_bpf_object_find_prog(obj, NULL, "xdp");
+	ck_assert_int_eq(id, (int)d.id);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	o.data_out = out;
+	o.data_size_out = sizeof(out);
+	o.repeat = 3;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_DROP);
+	ck_assert_uint_eq(o.data_size_out, sizeof(pkt60));
+	ck_assert_mem_eq(out, pkt60, sizeof(pkt60));
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(m.id, &key, vals), 0);
+	ck_assert_uint_eq(vals[0], 3);		/* repeat 3 on worker 0 */
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+START_TEST(test_globals)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_globals.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	unsigned char data[4096], rodata[64];
+	unsigned int zero = 0;
+	unsigned long long packets;
+	int data_id, ro_id, bss_id, pid;
+
+	data_id = uxdp_bpf_object_find_map(obj, ".data");
+	ro_id = uxdp_bpf_object_find_map(obj, ".rodata");
+	bss_id = uxdp_bpf_object_find_map(obj, ".bss");
+	ck_assert_int_gt(data_id, 0);
+	ck_assert_int_gt(ro_id, 0);
+	ck_assert_int_gt(bss_id, 0);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(data_id, &zero, data), 0);
+	memcpy(&packets, data, 8);		/* first .data variable: packets = 1000 */
+	ck_assert_uint_eq(packets, 1000);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(ro_id, &zero, rodata), 0);
+	/* .rodata is frozen: no syscall writes */
+	ck_assert_int_ne(uxdp_bpf_map_update_elem(ro_id, &zero, rodata, 0), 0);
+
+	pid = uxdp_bpf_object_find_prog(obj, "xdp_globals_prog", NULL);
+	ck_assert_int_gt(pid, 0);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(pid, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(data_id, &zero, data), 0);
+	memcpy(&packets, data, 8);
+	ck_assert_uint_eq(packets, 1001);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+START_TEST(test_subprog_linking)
+{
+	struct uxdp_bpf_object *obj = open_ok("tests/bpf/differential/callback.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	struct uxdp_bpf_prog_desc d;
+	int id;
+
+	id = uxdp_bpf_object_find_prog(obj, "calls_prog", NULL);
+	ck_assert_int_gt(id, 0);
+	ck_assert_int_eq(uxdp_bpf_object_prog(obj, 0, &d), 0);
+	/* 16 insns of calls_prog + mid (3) + leaf (3) appended */
+	ck_assert_uint_eq(d.insn_cnt, 16 + 3 + 3);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	id = uxdp_bpf_object_find_prog(obj, "calls_prog2", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_TX);
+	/* several programs in section "xdp": sec alone is ambiguous */
+	ck_assert_int_eq(uxdp_bpf_object_find_prog(obj, NULL, "xdp"), -EINVAL);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+START_TEST(test_prog_array_slots)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_maps.o");
+	unsigned int key = 0, id = 0;
+	int outer = uxdp_bpf_object_find_map(obj, "outer_arr");
+
+	/* .values = { &inner0, &inner1 } was applied from .rel.maps */
+	ck_assert_int_gt(outer, 0);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(outer, &key, &id), 0);
+	ck_assert_int_eq((int)id, uxdp_bpf_object_find_map(obj, "inner0"));
+	key = 1;
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(outer, &key, &id), 0);
+	ck_assert_int_eq((int)id, uxdp_bpf_object_find_map(obj, "inner1"));
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+START_TEST(test_refusals)
+{
+	char log[4096];
+	int err;
+
+	err = open_fail("tests/bpf/differential/bad_core.o", log, sizeof(log));
+	ck_assert_int_eq(err, EOPNOTSUPP);
+	ck_assert_msg(strstr(log, "core_prog") && strstr(log, "insn ") && strstr(log, "CO-RE"), "%s", log);
+
+	err = open_fail("tests/bpf/differential/bad_kconfig.o", log, sizeof(log));
+	ck_assert_msg(err == EOPNOTSUPP || err == EINVAL, "errno %d", err);
+	ck_assert_msg(strstr(log, "kconfig") || strstr(log, "extern"), "%s", log);
+
+	err = open_fail("tests/bpf/differential/bad_tc.o", log, sizeof(log));
+	ck_assert_int_eq(err, EOPNOTSUPP);
+	ck_assert_msg(strstr(log, "tc_prog") && strstr(log, "'tc'"), "%s", log);
+
+	err = open_fail("no/such/file.o", log, sizeof(log));
+	ck_assert_int_eq(err, ENOENT);
+	ck_assert_msg(strstr(log, "no/such/file.o"), "%s", log);
+}
+END_TEST
+
+/*
+ * The kernel verifier rejects an unchecked packet read; uxdp's checker may
+ * instead leave it to a run-time check: then an out-of-bounds read ends the
+ * program as XDP_ABORTED and an in-bounds one runs normally.
+ */
+START_TEST(test_oob_runtime)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	unsigned char big[200] = {};
+	struct uxdp_bpf_object *obj;
+	char log[4096] = "";
+	int id;
+
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	obj = uxdp_bpf_object_open(obj_path("tests/bpf/differential/bad_oob.o"), &opts);
+	if (!obj) {
+		ck_assert_int_eq(errno, EACCES);
+		ck_assert_msg(strstr(log, "oob_prog") && strstr(log, "insn"), "%s", log);
+		return;
+	}
+	id = uxdp_bpf_object_find_prog(obj, "oob_prog", NULL);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_ABORTED);
+	big[100] = 1;
+	o.data_size_out = 0;	/* in/out field: 0 = no clipping */
+	o.data_in = big;
+	o.data_size_in = sizeof(big);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+static unsigned char *slurp(const char *rel, size_t *len)
+{
+	FILE *f = fopen(obj_path(rel), "rb");
+	unsigned char *buf = malloc(1 << 20);
+
+	ck_assert(f && buf);
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+static void open_blob(const unsigned char *buf, size_t len)
+{
+	char path[] = "/tmp/uxdp-object-test-XXXXXX";
+	struct uxdp_bpf_object *obj;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	obj = uxdp_bpf_object_open(path, NULL);
+	uxdp_bpf_object_close(obj);
+	unlink(path);
+}
+
+START_TEST(test_truncated)
+{
+	uxdp_print_fn_t old = uxdp_set_print(NULL);
+	size_t len, cut;
+	unsigned char *buf = slurp("examples/progs/xdp_maps.o", &len);
+
+	for (cut = 0; cut < len; cut += cut < 512 ? 7 : 97)
+		open_blob(buf, cut);
+	free(buf);
+	uxdp_set_print(old);
+}
+END_TEST
+
+START_TEST(test_bitflips)
+{
+	uxdp_print_fn_t old = uxdp_set_print(NULL);
+	size_t len, i;
+	unsigned char *buf = slurp("examples/progs/xdp_globals.o", &len);
+	unsigned char *copy = malloc(len);
+	unsigned int seed = 12345;
+
+	for (i = 0; i < 300; i++) {
+		unsigned int n, k;
+
+		memcpy(copy, buf, len);
+		n = 1 + rand_r(&seed) % 4;
+		for (k = 0; k < n; k++)
+			copy[rand_r(&seed) % len] ^= 1u << (rand_r(&seed) % 8);
+		open_blob(copy, len);
+	}
+	free(copy);
+	free(buf);
+	uxdp_set_print(old);
+}
+END_TEST
+
+START_TEST(test_test_run_rules)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_pass.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	unsigned char big[9000], out[16384];
+	unsigned int ctx[6], ctx_out[6];
+	int id = uxdp_bpf_object_find_prog(obj, NULL, NULL);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (unsigned char)i;
+	/* runt */
+	o.data_in = big;
+	o.data_size_in = 13;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	/* jumbo: linear 3520 + frags, all of it comes back */
+	o.data_size_in = sizeof(big);
+	o.data_out = out;
+	o.data_size_out = sizeof(out);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.data_size_out, sizeof(big));
+	ck_assert_mem_eq(out, big, sizeof(big));
+	/* clipped below the frags: -ENOSPC before any output (kernel 6.18) */
+	o.data_size_out = 100;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -ENOSPC);
+	ck_assert_uint_eq(o.data_size_out, 100);
+	/* clipped linear output: -ENOSPC, full size reported */
+	o.data_size_in = 60;
+	o.data_size_out = 10;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -ENOSPC);
+	ck_assert_uint_eq(o.data_size_out, 60);
+
+	/* ctx: 8 bytes of metadata in front of 52 bytes of data */
+	memset(ctx, 0, sizeof(ctx));
+	ctx[0] = 8;		/* data */
+	ctx[1] = 60;		/* data_end = input size */
+	o.data_size_in = 60;
+	o.data_size_out = sizeof(out);
+	o.ctx_in = ctx;
+	o.ctx_size_in = sizeof(ctx);
+	o.ctx_out = ctx_out;
+	o.ctx_size_out = sizeof(ctx_out);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.data_size_out, 60);	/* data_out starts at data_meta */
+	ck_assert_uint_eq(ctx_out[0], 8);
+	ck_assert_uint_eq(ctx_out[1], 60);
+	/* metadata not a multiple of 4 */
+	ctx[0] = 6;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	/* data_end past the input */
+	ctx[0] = 0;
+	ctx[1] = 61;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	/* data_end 30: 30 linear bytes, 30 in a fragment; all comes back */
+	ctx[1] = 30;
+	o.data_size_out = sizeof(out);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.data_size_out, 60);
+	ck_assert_uint_eq(ctx_out[1], 30);
+	/* metadata up to 216 bytes (the xdp_frame must still fit) */
+	ctx[0] = 216;
+	ctx[1] = 216 + 60;
+	o.data_size_in = 216 + 60;
+	o.data_size_out = sizeof(out);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ctx[0] = 220;
+	ctx[1] = 220 + 60;
+	o.data_size_in = 220 + 60;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	o.data_size_in = 60;
+	ctx[0] = 0;
+	/* data_meta must be 0 */
+	ctx[0] = 0;
+	ctx[1] = 60;
+	ctx[2] = 4;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	/* rx queue without ingress ifindex; egress ifindex */
+	ctx[2] = 0;
+	ctx[4] = 1;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	ctx[4] = 0;
+	ctx[5] = 1;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), -EINVAL);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+START_TEST(test_redirect_report)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_redirect_map.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	unsigned int key = 0, ifindex = 5;
+	int tx = uxdp_bpf_object_find_map(obj, "tx_port");
+	int id;
+
+	ck_assert_int_eq(uxdp_bpf_map_update_elem(tx, &key, &ifindex, 0), 0);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_redirect_map_prog", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_REDIRECT);
+	ck_assert(o.redirect.valid);
+	ck_assert_uint_eq(o.redirect.map_id, tx);
+	ck_assert_uint_eq(o.redirect.key, 0);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_redirect_ifindex_prog", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_REDIRECT);
+	ck_assert_uint_eq(o.redirect.ifindex, 1);
+	ck_assert_uint_eq(o.redirect.map_id, 0);
+	/* devmap_hash miss: the XDP_PASS fallback, no redirect */
+	id = uxdp_bpf_object_find_prog(obj, "xdp_redirect_hash_prog", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	ck_assert(!o.redirect.valid);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+Suite *uxdp_test_suite(void)
+{
+	Suite *s = suite_create("kernel/bpf/object");
+	TCase *tc = tcase_create("object");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_xdp1_model);
+	tcase_add_test(tc, test_globals);
+	tcase_add_test(tc, test_subprog_linking);
+	tcase_add_test(tc, test_prog_array_slots);
+	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_oob_runtime);
+	tcase_add_test(tc, test_truncated);
+	tcase_add_test(tc, test_bitflips);
+	tcase_add_test(tc, test_test_run_rules);
+	tcase_add_test(tc, test_redirect_report);
+	suite_add_tcase(s, tc);
+	return s;
+}
