@@ -46,17 +46,6 @@ __thread struct bpf_redirect_info bpf_redirect_info;
 int (*bpf_fib_lookup_hook)(struct xdp_buff *xdp, struct bpf_fib_lookup *params, u32 flags);
 struct net_device *(*bpf_dev_get_by_index_hook)(int ifindex);
 
-/*
- * Provided by the maps work (kernel/bpf/ringbuf.c, the perf event array);
- * weak so that the helper table links, and offers them, only where they exist.
- */
-#pragma weak bpf_event_output
-#pragma weak bpf_ringbuf_output_proto
-#pragma weak bpf_ringbuf_reserve_proto
-#pragma weak bpf_ringbuf_submit_proto
-#pragma weak bpf_ringbuf_discard_proto
-#pragma weak bpf_ringbuf_query_proto
-
 /* ---- geometry ----------------------------------------------------------- */
 
 BPF_CALL_1(bpf_xdp_get_buff_len, struct xdp_buff *, xdp)
@@ -580,8 +569,6 @@ BPF_CALL_5(bpf_xdp_event_output, struct xdp_buff *, xdp, struct bpf_map *, map, 
 		return -EINVAL;
 	if (unlikely(!xdp || xdp_size > xdp_get_buff_len(xdp)))
 		return -EFAULT;
-	if (unlikely(!bpf_event_output))
-		return -EOPNOTSUPP;
 	return bpf_event_output(map, flags, meta, meta_size, xdp, xdp_size, bpf_xdp_copy);
 }
 

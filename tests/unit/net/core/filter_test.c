@@ -565,6 +565,57 @@ START_TEST(test_event_output_checks)
 }
 END_TEST
 
+struct perf_rec {
+	int n;
+	u32 size;
+	u8 data[4096];
+};
+
+static int perf_cb(void *ctx, int cpu, void *data, u32 size)
+{
+	struct perf_rec *r = ctx;
+
+	r->n++;
+	r->size = size;
+	memcpy(r->data, data, size < sizeof(r->data) ? size : sizeof(r->data));
+	return 0;
+}
+
+START_TEST(test_event_output_record)
+{
+	union bpf_attr attr = {
+		.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+		.key_size = 4,
+		.value_size = 4,
+		.max_entries = 2,
+	};
+	const struct bpf_func_proto *p = &bpf_xdp_event_output_proto;
+	struct xdp_buff *xdp = tb_init(HEADROOM, 3520);
+	static struct perf_rec rec;
+	u64 meta = 0x1122334455667788ULL;
+	struct bpf_map *map;
+	u32 k = 0, fd = 3, i;
+
+	tb_add_frag(4096, 3520);
+	map = bpf_map_create(&attr);
+	ck_assert(!IS_ERR(map));
+	ck_assert_int_eq(bpf_map_update_value(map, &k, &fd, 0), 0);
+	/* Slot 1 is empty. */
+	ck_assert_int_eq((long)call(p, X(xdp), (uintptr_t)map, 1, (uintptr_t)&meta, 8), -ENOENT);
+	ck_assert_int_eq((long)call(p, X(xdp), (uintptr_t)map, 5, (uintptr_t)&meta, 8), -E2BIG);
+	/* 8 bytes of meta, then 3600 packet bytes: across the linear part and a frag. */
+	ck_assert_int_eq((long)call(p, X(xdp), (uintptr_t)map, 3600ULL << 32, (uintptr_t)&meta, 8),
+			 0);
+	ck_assert_int_eq(perf_event_array_consume(map, perf_cb, &rec), 1);
+	ck_assert_int_eq(rec.n, 1);
+	ck_assert_uint_eq(rec.size, 3608);
+	ck_assert_mem_eq(rec.data, &meta, 8);
+	for (i = 0; i < 3600; i++)
+		ck_assert_uint_eq(rec.data[8 + i], i & 0xff);
+	bpf_map_put_with_uref(map);
+}
+END_TEST
+
 /* ---- the table ---------------------------------------------------------- */
 
 START_TEST(test_xdp_func_proto)
@@ -603,6 +654,8 @@ START_TEST(test_xdp_func_proto)
 		ck_assert_msg(table[i].p->func, "helper %d has a body", table[i].id);
 	}
 	/* bpf_xdp_output is for tracing programs; skb helpers are not XDP's. */
+	for (i = BPF_FUNC_ringbuf_output; i <= BPF_FUNC_ringbuf_query; i++)
+		ck_assert_msg(xdp_func_proto(i) && xdp_func_proto(i)->func, "ringbuf helper %u", i);
 	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_xdp_output));
 	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_skb_load_bytes));
 	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_loop));
@@ -650,6 +703,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_fib_lookup);
 	tcase_add_test(tc, test_check_mtu);
 	tcase_add_test(tc, test_event_output_checks);
+	tcase_add_test(tc, test_event_output_record);
 	tcase_add_test(tc, test_xdp_func_proto);
 	suite_add_tcase(s, tc);
 	return s;
