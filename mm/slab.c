@@ -338,7 +338,7 @@ size_t kmalloc_size_roundup(size_t size)
 		idx = kmalloc_index(size ? size : 1);
 		return kmalloc_sizes[idx];
 	}
-	if (size > KMALLOC_MAX_SIZE)
+	if (size > KMALLOC_MAX_ORDER_SIZE)
 		return size;
 	return PAGE_SIZE << get_order(size);
 }
@@ -352,7 +352,7 @@ void *kmalloc(size_t size, gfp_t flags)
 		idx = kmalloc_index(size ? size : 1);
 		return kmem_cache_alloc(kmalloc_caches[idx], flags);
 	}
-	if (size > KMALLOC_MAX_SIZE)
+	if (size > KMALLOC_MAX_ORDER_SIZE)
 		return NULL;
 	if (should_fail(UXDP_FAULT_SLAB, flags))
 		return NULL;

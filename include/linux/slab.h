@@ -43,7 +43,13 @@
 
 #define KMALLOC_MIN_SIZE	8
 #define KMALLOC_MAX_CACHE_SIZE	8192	/* larger kmalloc()s take whole pages */
-#define KMALLOC_MAX_SIZE	(PAGE_SIZE << MAX_PAGE_ORDER)
+/*
+ * The kernel's x86-64 limit (MAX_PAGE_ORDER 10), spelled exactly as the
+ * stand-in in <linux/bpf.h> so either header may come first. uxdp's
+ * allocator stops at KMALLOC_MAX_ORDER_SIZE: larger kmalloc()s fail.
+ */
+#define KMALLOC_MAX_SIZE	(1UL << 22)
+#define KMALLOC_MAX_ORDER_SIZE	(PAGE_SIZE << MAX_PAGE_ORDER)
 
 struct kmem_cache;
 

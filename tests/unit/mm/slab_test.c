@@ -190,7 +190,7 @@ START_TEST(test_kmalloc_buckets)
 		kfree(p);
 	}
 	kfree(NULL);
-	ck_assert_ptr_null(kmalloc(KMALLOC_MAX_SIZE + 1, GFP_KERNEL));
+	ck_assert_ptr_null(kmalloc(KMALLOC_MAX_ORDER_SIZE + 1, GFP_KERNEL));
 }
 END_TEST
 
