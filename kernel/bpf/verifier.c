@@ -781,7 +781,36 @@ static bool is_pkt(u8 type)
 	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META || type == PTR_TO_PACKET_END;
 }
 
-static bool reg_covers(const struct reg_state *o, const struct reg_state *n)
+/*
+ * ids (*_OR_NULL copies, ringbuf records) of two states correspond when
+ * they map one to one: a null check then marks the same registers in both.
+ */
+struct idmap {
+	u32 cnt;
+	u32 old[64];
+	u32 cur[64];
+};
+
+static bool check_ids(u32 o, u32 c, struct idmap *m)
+{
+	u32 i;
+
+	if (!o || !c)
+		return o == c;
+	for (i = 0; i < m->cnt; i++) {
+		if (m->old[i] == o)
+			return m->cur[i] == c;
+		if (m->cur[i] == c)
+			return false;
+	}
+	if (m->cnt >= ARRAY_SIZE(m->old))
+		return false;
+	m->old[m->cnt] = o;
+	m->cur[m->cnt++] = c;
+	return true;
+}
+
+static bool reg_covers(const struct reg_state *o, const struct reg_state *n, struct idmap *m)
 {
 	if (o->type == NOT_INIT)
 		return true;
@@ -789,19 +818,19 @@ static bool reg_covers(const struct reg_state *o, const struct reg_state *n)
 		return false;
 	if (o->type != SCALAR_VALUE &&
 	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
-	     o->id != n->id))
+	     !check_ids(o->id, n->id, m)))
 		return false;
 	if (o->var)
 		return true;
 	return !n->var && o->off == n->off;
 }
 
-static bool slot_covers(const struct stack_slot *o, const struct stack_slot *n)
+static bool slot_covers(const struct stack_slot *o, const struct stack_slot *n, struct idmap *m)
 {
 	if ((o->init & n->init) != o->init)
 		return false;
 	if (o->spilled)
-		return n->spilled && reg_covers(&o->spill, &n->spill);
+		return n->spilled && reg_covers(&o->spill, &n->spill, m);
 	if (o->init && n->spilled && is_ptr(&n->spill))
 		return false;
 	return true;
@@ -809,6 +838,7 @@ static bool slot_covers(const struct stack_slot *o, const struct stack_slot *n)
 
 static bool state_covers(const struct vstate *o, const struct vstate *n)
 {
+	struct idmap m = { 0 };
 	u32 f, i;
 
 	if (o->curframe != n->curframe)
@@ -819,16 +849,16 @@ static bool state_covers(const struct vstate *o, const struct vstate *n)
 		if (a->callsite != b->callsite)
 			return false;
 		for (i = 0; i < MAX_BPF_REG; i++)
-			if (!reg_covers(&a->regs[i], &b->regs[i]))
+			if (!reg_covers(&a->regs[i], &b->regs[i], &m))
 				return false;
 		for (i = 0; i < STACK_SLOTS; i++)
-			if (!slot_covers(&a->stack[i], &b->stack[i]))
+			if (!slot_covers(&a->stack[i], &b->stack[i], &m))
 				return false;
 	}
 	return true;
 }
 
-static void reg_join(struct reg_state *n, const struct reg_state *o)
+static void reg_join(struct reg_state *n, const struct reg_state *o, struct idmap *m)
 {
 	if (n->type == NOT_INIT || o->type == NOT_INIT)
 		goto not_init;
@@ -836,7 +866,7 @@ static void reg_join(struct reg_state *n, const struct reg_state *o)
 		goto not_init;
 	if (n->type != SCALAR_VALUE &&
 	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
-	     o->id != n->id))
+	     !check_ids(o->id, n->id, m)))
 		goto not_init;
 	if (o->var || n->var || o->off != n->off) {
 		n->var = true;
@@ -849,6 +879,7 @@ not_init:
 
 static void state_join(struct vstate *n, const struct vstate *o)
 {
+	struct idmap m = { 0 };
 	u32 f, i;
 
 	if (o->curframe != n->curframe)
@@ -861,14 +892,14 @@ static void state_join(struct vstate *n, const struct vstate *o)
 		const struct func_state *b = o->frame[f];
 
 		for (i = 0; i < MAX_BPF_REG; i++)
-			reg_join(&a->regs[i], &b->regs[i]);
+			reg_join(&a->regs[i], &b->regs[i], &m);
 		for (i = 0; i < STACK_SLOTS; i++) {
 			struct stack_slot *s = &a->stack[i];
 			const struct stack_slot *t = &b->stack[i];
 
 			s->init &= t->init;
 			if (s->spilled && t->spilled) {
-				reg_join(&s->spill, &t->spill);
+				reg_join(&s->spill, &t->spill, &m);
 				if (s->spill.type == NOT_INIT)
 					s->spilled = false;
 			} else {
@@ -1346,8 +1377,9 @@ static int check_alu(struct bpf_verifier_env *env, struct vstate *st, u32 i)
 	const struct bpf_insn *insn = &env->prog->insnsi[i];
 	struct func_state *fs = cur_frame(st);
 	bool is64 = BPF_CLASS(insn->code) == BPF_ALU64;
-	bool x = BPF_SRC(insn->code) == BPF_X;
 	u8 op = BPF_OP(insn->code);
+	/* END's source bit is the byte order, not a register */
+	bool x = BPF_SRC(insn->code) == BPF_X && op != BPF_END;
 	struct reg_state *dst = &fs->regs[insn->dst_reg];
 	struct reg_state src;
 	int err;
@@ -1389,13 +1421,9 @@ static int check_alu(struct bpf_verifier_env *env, struct vstate *st, u32 i)
 		const struct reg_state *scal = is_ptr(dst) ? &src : dst;
 
 		if (is_ptr(dst) && is_ptr(&src)) {
-			if (op == BPF_SUB && is64 && dst->type == src.type &&
-			    (is_pkt(dst->type) || dst->type == PTR_TO_STACK ||
-			     dst->type == PTR_TO_MAP_VALUE)) {
-				mark_scalar(dst);
-				return 0;
-			}
-			if (op == BPF_SUB && is64 && is_pkt(dst->type) && is_pkt(src.type)) {
+			/* the kernel (privileged) turns any pointer difference,
+			 * 32- or 64-bit, into an unknown scalar */
+			if (op == BPF_SUB) {
 				mark_scalar(dst);
 				return 0;
 			}
