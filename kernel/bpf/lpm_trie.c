@@ -331,6 +331,7 @@ static int trie_get_next_key(struct bpf_map *map, void *_key, void *_next_key)
 	u32 idx, search_root, next_idx = LPM_NONE;
 	struct lpm_trie_node *node, *parent;
 	int err = 0, stack_ptr = -1;
+	u32 matchlen = 0;
 
 	pthread_spin_lock(&trie->lock);
 	search_root = trie->root;
@@ -342,8 +343,6 @@ static int trie_get_next_key(struct bpf_map *map, void *_key, void *_next_key)
 		goto find_leftmost;
 
 	for (idx = search_root; idx;) {
-		u32 matchlen;
-
 		node = trie_node(trie, idx);
 		node_stack[++stack_ptr] = idx;
 		matchlen = longest_prefix_match(trie, node, key);
@@ -351,7 +350,8 @@ static int trie_get_next_key(struct bpf_map *map, void *_key, void *_next_key)
 			break;
 		idx = node->child[extract_bit(key->data, node->prefixlen)];
 	}
-	if (!idx || trie_node(trie, idx)->prefixlen != key->prefixlen ||
+	/* an exact match only (6.13+; older kernels compared key->prefixlen) */
+	if (!idx || trie_node(trie, idx)->prefixlen != matchlen ||
 	    (trie_node(trie, idx)->flags & LPM_TREE_NODE_FLAG_IM))
 		goto find_leftmost;
 

@@ -240,9 +240,19 @@ static int dual_get_next_key(struct dual_map *m, const void *key, void *next, bo
 		long k = kmap_elem(BPF_MAP_GET_NEXT_KEY, m->kfd, key, knext, 0);
 
 		ck_assert_msg(k == u, "get_next_key type %u: kernel %ld uxdp %d", m->type, k, u);
-		if (!u && cmp_key)
-			ck_assert_msg(!memcmp(knext, unext, m->key_size),
-				      "get_next_key type %u: next keys differ", m->type);
+		if (!u && cmp_key && memcmp(knext, unext, m->key_size)) {
+			char kh[65] = "", uh[65] = "", ih[65] = "";
+			u32 i;
+
+			for (i = 0; i < m->key_size && i < 32; i++) {
+				sprintf(kh + 2 * i, "%02x", knext[i]);
+				sprintf(uh + 2 * i, "%02x", unext[i]);
+				if (key)
+					sprintf(ih + 2 * i, "%02x", ((const u8 *)key)[i]);
+			}
+			ck_abort_msg("get_next_key type %u after %s: kernel %s uxdp %s", m->type,
+				     key ? ih : "NULL", kh, uh);
+		}
 	}
 	if (next && !u)
 		memcpy(next, unext, m->key_size);
