@@ -503,7 +503,7 @@ static inline void __skb_header_release(struct sk_buff *skb)
 
 static inline void skb_header_release(struct sk_buff *skb)
 {
-	BUG_ON(skb->nohdr);
+	BUG_ON(skb->nohdr != 0);
 	skb->nohdr = 1;
 	__atomic_fetch_add(&skb_shinfo(skb)->dataref, 1 << SKB_DATAREF_SHIFT,
 			   __ATOMIC_RELAXED);

@@ -497,12 +497,15 @@ struct sk_buff *skb_copy(const struct sk_buff *skb, gfp_t gfp_mask)
 	int headerlen = skb_headroom(skb);
 	unsigned int size = skb_end_offset(skb) + skb->data_len;
 	struct sk_buff *n = __alloc_skb(size, gfp_mask, 0, -1);
+	int err;
 
 	if (!n)
 		return NULL;
 	skb_reserve(n, headerlen);
 	skb_put(n, skb->len);
-	BUG_ON(skb_copy_bits(skb, -headerlen, n->head, headerlen + skb->len));
+	/* BUG_ON() may compile out: never put the call inside it. */
+	err = skb_copy_bits(skb, -headerlen, n->head, headerlen + skb->len);
+	BUG_ON(err);
 	skb_copy_header(n, skb);
 	return n;
 }
@@ -589,14 +592,15 @@ int pskb_expand_head(struct sk_buff *skb, int nhead, int ntail, gfp_t gfp_mask)
 
 unsigned char *__pskb_pull_tail(struct sk_buff *skb, int delta)
 {
-	int i, k, eat = (skb->tail + delta) - skb->end;
+	int i, k, err, eat = (skb->tail + delta) - skb->end;
 	struct skb_shared_info *shinfo;
 
 	if (eat > 0 || skb_cloned(skb)) {
 		if (pskb_expand_head(skb, 0, eat > 0 ? eat + 128 : 0, GFP_ATOMIC))
 			return NULL;
 	}
-	BUG_ON(skb_copy_bits(skb, skb_headlen(skb), skb_tail_pointer(skb), delta));
+	err = skb_copy_bits(skb, skb_headlen(skb), skb_tail_pointer(skb), delta);
+	BUG_ON(err);
 	shinfo = skb_shinfo(skb);
 
 	if (!skb_has_frag_list(skb))

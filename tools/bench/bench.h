@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uxdp-bench modes and the helpers they share (timing, medians, JSON).
+ */
+#ifndef _UXDP_BENCH_H
+#define _UXDP_BENCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct bench_mode {
+	const char *name;
+	const char *summary;
+	int (*main)(int argc, char **argv);	/* argv[0] is the mode name */
+};
+
+int bench_skb_main(int argc, char **argv);
+
+uint64_t bench_now_ns(void);
+/* Median of @n doubles (sorts @v in place). */
+double bench_median(double *v, int n);
+
+#endif
