@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel/bpf/verifier.c: what needs maps, helpers or a look at the patched
+ * instructions (map value bounds, NULL checks, pointer leaks, read-only
+ * maps, dead code, checked vs proven accesses, loops). Instruction-level
+ * rejections without maps live in tests/bpf/data.
+ */
+#include "uxdp_test.h"
+#include "bpf_insn_macros.h"
+
+static char log_buf[4096];
+
+static int check(const struct bpf_insn *insns, u32 len, enum bpf_prog_type type)
+{
+	struct bpf_prog *prog;
+	int err;
+
+	prog = load_prog(insns, len, type, log_buf, sizeof(log_buf), &err);
+	bpf_prog_put(prog);
+	return err;
+}
+
+#define assert_rejected(insns, err, msg)					\
+	do {									\
+		ck_assert_int_eq(check(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP), err); \
+		ck_assert_msg(strstr(log_buf, msg), "log '%s' lacks '%s'", log_buf, msg); \
+	} while (0)
+
+/* r0 = lookup(map, &(u32)0 on the stack) */
+#define LOOKUP_KEY0(map_id)						\
+	BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),				\
+	BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),				\
+	BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),				\
+	BPF_LD_MAP_FD(BPF_REG_1, map_id),				\
+	BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem)
+
+START_TEST(test_map_value_bounds)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 4);
+	struct bpf_insn ok[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_ST_MEM(BPF_W, BPF_REG_0, 4, 1),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn oob[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_ST_MEM(BPF_W, BPF_REG_0, 6, 1),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn no_null_check[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_ST_MEM(BPF_W, BPF_REG_0, 0, 1),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn arith_or_null[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 4),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn leak[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn key_uninit[] = {
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn map_ptr_deref[] = {
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn caller_saved[] = {
+		LOOKUP_KEY0(a->map.id),
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_1),
+		BPF_EXIT_INSN(),
+	};
+
+	ck_assert_int_eq(check(ok, ARRAY_SIZE(ok), BPF_PROG_TYPE_XDP), 0);
+	assert_rejected(oob, -EACCES, "insn 7: invalid access to map value, value_size=8 off=6 size=4");
+	assert_rejected(no_null_check, -EACCES, "insn 6: R0 invalid mem access 'map_value_or_null'");
+	assert_rejected(arith_or_null, -EACCES,
+			"insn 6: R0 pointer arithmetic on map_value_or_null prohibited, null-check it first");
+	assert_rejected(leak, -EACCES, "insn 7: R10 leaks addr into map_value");
+	assert_rejected(key_uninit, -EACCES,
+			"insn 4: invalid indirect read from stack R2 off -4+0 size 4");
+	assert_rejected(map_ptr_deref, -EACCES, "insn 2: R1 invalid mem access 'map_ptr'");
+	assert_rejected(caller_saved, -EACCES, "insn 6: R1 !read_ok");
+	bpf_map_put(&a->map);
+}
+END_TEST
+
+START_TEST(test_map_refs)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 1);
+	struct bpf_insn bad_id[] = {
+		BPF_LD_MAP_FD(BPF_REG_1, 4000),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn value_off_oob[] = {
+		BPF_LD_MAP_VALUE(BPF_REG_1, a->map.id, 8),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn rodata_write[] = {
+		BPF_LD_MAP_VALUE(BPF_REG_1, a->map.id, 4),
+		BPF_ST_MEM(BPF_W, BPF_REG_1, 0, 1),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn btf_id[] = {
+		BPF_LD_IMM64_RAW(BPF_REG_1, BPF_PSEUDO_BTF_ID, 1),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+
+	assert_rejected(bad_id, -EBADF, "insn 0: fd 4000 is not pointing to valid bpf_map");
+	assert_rejected(value_off_oob, -EINVAL,
+			"insn 0: invalid access to map value pointer, value_size=8 off=8");
+	ck_assert_int_eq(check(rodata_write, ARRAY_SIZE(rodata_write), BPF_PROG_TYPE_XDP), 0);
+	a->map.rdonly_prog = true;
+	assert_rejected(rodata_write, -EACCES, "insn 2: write into map forbidden");
+	assert_rejected(btf_id, -EINVAL, "BPF_PSEUDO_BTF_ID) is not supported");
+	ck_assert_int_eq(a->map.refcnt, 1);
+	bpf_map_put(&a->map);
+}
+END_TEST
+
+START_TEST(test_accesses_marked)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 16, 1);
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),	/* 0 */
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 8),
+		BPF_LDX_MEM(BPF_H, BPF_REG_5, BPF_REG_2, 12),	/* 5: packet: checked */
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_5, -8),	/* 6: stack: proven */
+		BPF_LD_MAP_VALUE(BPF_REG_6, a->map.id, 0),
+		BPF_STX_MEM(BPF_DW, BPF_REG_6, BPF_REG_5, 8),	/* 9: map, const: proven */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_6, BPF_REG_5),
+		BPF_LDX_MEM(BPF_B, BPF_REG_0, BPF_REG_6, 0),	/* 11: map, var: checked */
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog;
+
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(prog->insnsi[5].code, BPF_LDX | BPF_PROBE_MEM | BPF_H);
+	ck_assert_uint_eq(prog->insnsi[6].code, BPF_STX | BPF_MEM | BPF_DW);
+	ck_assert_uint_eq(prog->insnsi[9].code, BPF_STX | BPF_MEM | BPF_DW);
+	ck_assert_uint_eq(prog->insnsi[11].code, BPF_LDX | BPF_PROBE_MEM | BPF_B);
+	bpf_prog_put(prog);
+	bpf_map_put(&a->map);
+}
+END_TEST
+
+START_TEST(test_dead_code_sanitized)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),	/* never runs */
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog;
+
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(prog->insnsi[2].code, BPF_JMP | BPF_JA);
+	ck_assert_int_eq(prog->insnsi[2].off, -1);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+START_TEST(test_spill_fill_keeps_type)
+{
+	/* ctx spilled and filled still reads as ctx; a 32-bit copy does not */
+	struct bpf_insn ok[] = {
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_1, -8),
+		BPF_MOV64_IMM(BPF_REG_1, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_10, -8),
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_6, offsetof(struct xdp_md, rx_queue_index)),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn partial[] = {
+		BPF_RAW_INSN(BPF_ALU | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_6, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn overwritten[] = {
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_1, -8),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_10, -8),
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_6, 0),
+		BPF_EXIT_INSN(),
+	};
+
+	ck_assert_int_eq(check(ok, ARRAY_SIZE(ok), BPF_PROG_TYPE_XDP), 0);
+	assert_rejected(partial, -EACCES, "insn 1: R6 invalid mem access 'scalar'");
+	assert_rejected(overwritten, -EACCES, "insn 3: R6 invalid mem access 'scalar'");
+}
+END_TEST
+
+START_TEST(test_loops_converge)
+{
+	/* 100000 iterations with a constant counter: the walk widens */
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_MOV64_IMM(BPF_REG_1, 0),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),		/* 3 */
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_0, -8),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1),
+		BPF_JMP_IMM(BPF_JLT, BPF_REG_1, 100000, -4),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ALU64_IMM(BPF_AND, BPF_REG_0, 0xffff),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog;
+	struct xdp_buff xdp = { 0 };
+
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), (99999ULL * 100000 / 2) & 0xffff);
+	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_INSN_BUDGET], 0);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+START_TEST(test_xdp_return_pointer)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_EXIT_INSN(),
+	};
+
+	assert_rejected(insns, -EACCES, "insn 1: R0 leaks addr as return value");
+}
+END_TEST
+
+START_TEST(test_unsupported_prog_type)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+
+	ck_assert_int_eq(check(insns, 2, BPF_PROG_TYPE_SOCKET_FILTER), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(log_buf, "program type 1 is not supported"));
+}
+END_TEST
+
+Suite *uxdp_test_suite(void)
+{
+	Suite *s = suite_create("kernel/bpf/verifier");
+	TCase *tc = tcase_create("verifier");
+
+	tcase_add_test(tc, test_map_value_bounds);
+	tcase_add_test(tc, test_map_refs);
+	tcase_add_test(tc, test_accesses_marked);
+	tcase_add_test(tc, test_dead_code_sanitized);
+	tcase_add_test(tc, test_spill_fill_keeps_type);
+	tcase_add_test(tc, test_loops_converge);
+	tcase_add_test(tc, test_xdp_return_pointer);
+	tcase_add_test(tc, test_unsupported_prog_type);
+	suite_add_tcase(s, tc);
+	return s;
+}
