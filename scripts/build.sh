@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${UXDP_BUILD:-build}
 if [ ! -f "$B/build.ninja" ]; then
-	meson setup "$B" "$@" >/dev/null
+	meson setup "$B" "$@" | grep -E "ERROR|WARNING|Message" || true
+	[ -f "$B/build.ninja" ] || { echo "build.sh: meson setup $B failed" >&2; exit 1; }
 fi
-ninja -C "$B" >/dev/null
+ninja -C "$B"
