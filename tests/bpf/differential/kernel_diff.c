@@ -68,10 +68,13 @@ static unsigned short csum16(const void *p, unsigned int len)
 	return htons(~sum & 0xffff);
 }
 
-/* Build into a fresh buffer of @len bytes filled with a pattern. */
+/*
+ * A fresh buffer of @len bytes filled with a pattern; 128 bytes of slack
+ * let the builders write whole headers that truncated packets then cut.
+ */
 static unsigned char *pkt_new(const char *name, unsigned int len)
 {
-	unsigned char *p = malloc(len ? len : 1);
+	unsigned char *p = malloc(len + 128);
 	unsigned int i;
 
 	if (!p || nr_pkts == sizeof(pkts) / sizeof(pkts[0]))
@@ -105,12 +108,18 @@ static unsigned int put_eth(unsigned char *p, int nvlan, unsigned short proto)
 	return off + 2;
 }
 
-static void put_ipv4(unsigned char *p, unsigned int total, unsigned char proto, int ihl,
+static void put_ipv4(unsigned char *out, unsigned int total, unsigned char proto, int ihl,
 		     unsigned short frag, unsigned int saddr_last)
 {
-	struct iphdr *ip = (struct iphdr *)p;
+	unsigned int hlen = ihl * 4 > 20 ? ihl * 4 : 20;
+	union {
+		struct iphdr ip;
+		unsigned char b[60];
+	} h;
+	struct iphdr *ip = &h.ip;
+	unsigned char *p = h.b;
 
-	memset(ip, 0, ihl * 4 > 20 ? ihl * 4 : 20);
+	memset(&h, 0, sizeof(h));
 	ip->version = 4;
 	ip->ihl = ihl;
 	ip->tot_len = htons(total);
@@ -123,6 +132,7 @@ static void put_ipv4(unsigned char *p, unsigned int total, unsigned char proto, 
 	if (ihl > 5)
 		p[20] = 1, p[21] = 1, p[22] = 1, p[23] = 0;	/* NOP NOP NOP EOL */
 	ip->check = csum16(p, ihl >= 5 ? ihl * 4 : 20);
+	memcpy(out, p, hlen);
 }
 
 static void put_l4(unsigned char *p, unsigned char proto)
@@ -149,7 +159,7 @@ static void ipv6_pkt(const char *name, unsigned int len, const unsigned char *ex
 {
 	unsigned char *p = pkt_new(name, len);
 	unsigned int l3 = put_eth(p, 0, ETH_P_IPV6);
-	struct ipv6hdr *ip6 = (struct ipv6hdr *)(p + l3);
+	struct ipv6hdr h, *ip6 = &h;
 
 	if (len < l3 + 40)
 		return;
@@ -160,6 +170,7 @@ static void ipv6_pkt(const char *name, unsigned int len, const unsigned char *ex
 	ip6->hop_limit = 64;
 	ip6->saddr.s6_addr[0] = 0xfd, ip6->saddr.s6_addr[15] = 1;
 	ip6->daddr.s6_addr[0] = 0xfd, ip6->daddr.s6_addr[15] = 2;
+	memcpy(p + l3, ip6, 40);
 	if (len >= l3 + 40 + ext_len)
 		memcpy(p + l3 + 40, ext, ext_len);
 	if (len >= l3 + 40 + ext_len + 4)

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uxdp-bench-prog: `uxdp prog run ... repeat N` next to the kernel's
+ * bpf_prog_test_run_opts() with the same repeat and the same packet, in the
+ * same process, for each example program. Prints ns/run for both, the
+ * ratio (kernel / uxdp: above 1 means uxdp is faster) and ns per executed
+ * instruction, as a table and (--json) as one JSON object.
+ *
+ *   uxdp-bench-prog [--json] [--repeat N] [--rounds R] [--size BYTES] PROGS_DIR [NAME...]
+ *
+ * Each figure is the median of R rounds; kernel and uxdp rounds alternate.
+ * The executed instruction count comes from a small reference walker over
+ * the program as libbpf loaded it into the kernel (subprograms appended):
+ * it follows the same path for the same packet, with helper calls stubbed
+ * (map lookups hit a zeroed value). It is exact for programs whose path
+ * does not depend on map contents (pass, drop, xdp1, csum loop, ...).
+ *
+ * Kernel: tools/bpf/bpftool/prog.c do_run() (what is timed on each side)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <arpa/inet.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <uxdp_bpf.h>
+
+struct bench_case {
+	const char *obj;
+	const char *prog;
+};
+
+static const struct bench_case cases[] = {
+	{ "xdp_pass.o", "xdp_pass_prog" },
+	{ "xdp_drop.o", "xdp_drop_prog" },
+	{ "xdp1.o", "xdp_prog1" },
+	{ "xdp_csum_loop.o", "xdp_csum_loop_prog" },
+	{ "xdp_rxq_info.o", "xdp_prognum0" },
+	{ "xdp_redirect_map.o", "xdp_redirect_map_prog" },
+	{ "xdp_parse_v3.o", "xdp_parse_prog" },
+	{ "xdp_globals.o", "xdp_globals_prog" },
+	{ "xdp_maps.o", "xdp_maps_prog" },
+	{ "xdp_helpers.o", "xdp_helpers_prog" },
+	{ "xdp_tailcall.o", "xdp_tail_entry" },
+	{ "xdp_frags.o", "xdp_linear_prog" },
+	{ "xdp_adjust.o", "xdp_tail" },
+};
+
+/* ---- executed-instruction walker --------------------------------------- */
+
+#define WALK_STACK	(512 * 9)
+#define WALK_MAX	(1u << 24)
+
+struct walk_ctx {
+	uint64_t data, data_end, data_meta;
+	uint32_t ingress_ifindex, rx_queue_index;
+};
+
+static unsigned char walk_value[1 << 16];	/* what every map lookup returns */
+
+static int walk_size(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+/* Only the packet (with its headroom), the stack, map values and ctx. */
+static bool walk_addr_ok(uint64_t addr, int size, const struct walk_ctx *ctx,
+			 uint64_t ctx_addr, const unsigned char *stack)
+{
+	uint64_t s = (uintptr_t)stack, v = (uintptr_t)walk_value;
+
+	if (addr >= ctx->data && addr + size <= ctx->data_end)
+		return true;
+	if (addr >= s && addr + size <= s + WALK_STACK)
+		return true;
+	if (addr >= v && addr + size <= v + sizeof(walk_value))
+		return true;
+	return addr >= ctx_addr && addr + size <= ctx_addr + 24;
+}
+
+static uint64_t walk_load(uint64_t addr, int size, const struct walk_ctx *ctx, uint64_t ctx_addr)
+{
+	uint64_t v = 0;
+
+	if (addr >= ctx_addr && addr < ctx_addr + 24 && size == 4) {
+		switch (addr - ctx_addr) {
+		case 0: return ctx->data;
+		case 4: return ctx->data_end;
+		case 8: return ctx->data_meta;
+		case 12: return ctx->ingress_ifindex;
+		case 16: return ctx->rx_queue_index;
+		default: return 0;
+		}
+	}
+	memcpy(&v, (void *)(uintptr_t)addr, size);
+	return v;
+}
+
+static bool walk_cond(uint8_t op, uint64_t a, uint64_t b, bool is32)
+{
+	if (is32) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+	}
+#define S(x) (is32 ? (int64_t)(int32_t)(x) : (int64_t)(x))
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSET: return a & b;
+	case BPF_JSGT: return S(a) > S(b);
+	case BPF_JSGE: return S(a) >= S(b);
+	case BPF_JSLT: return S(a) < S(b);
+	case BPF_JSLE: return S(a) <= S(b);
+	}
+#undef S
+	return false;
+}
+
+static uint64_t walk_alu(uint8_t op, uint64_t d, uint64_t s, bool is32)
+{
+	if (is32) {
+		d = (uint32_t)d;
+		s = (uint32_t)s;
+	}
+	switch (op) {
+	case BPF_ADD: d += s; break;
+	case BPF_SUB: d -= s; break;
+	case BPF_MUL: d *= s; break;
+	case BPF_DIV: d = s ? (is32 ? (uint32_t)d / (uint32_t)s : d / s) : 0; break;
+	case BPF_MOD: d = s ? (is32 ? (uint32_t)d % (uint32_t)s : d % s) : d; break;
+	case BPF_OR: d |= s; break;
+	case BPF_AND: d &= s; break;
+	case BPF_XOR: d ^= s; break;
+	case BPF_LSH: d = is32 ? (uint32_t)d << (s & 31) : d << (s & 63); break;
+	case BPF_RSH: d = is32 ? (uint32_t)d >> (s & 31) : d >> (s & 63); break;
+	case BPF_ARSH: d = is32 ? (uint32_t)((int32_t)d >> (s & 31)) : (uint64_t)((int64_t)d >> (s & 63)); break;
+	case BPF_NEG: d = -d; break;
+	case BPF_MOV: d = s; break;
+	case BPF_END: break;	/* byte order does not change the path of the examples */
+	}
+	return is32 ? (uint32_t)d : d;
+}
+
+/*
+ * Executed instructions of one run over @pkt, or 0 if the walker met
+ * something it does not model (then the column says n/a).
+ */
+static uint64_t walk_count(const struct bpf_insn *insns, size_t cnt, unsigned char *pkt,
+			   uint32_t len)
+{
+	static unsigned char stack[WALK_STACK];
+	struct walk_ctx ctx = {
+		.data = (uintptr_t)pkt, .data_end = (uintptr_t)pkt + len,
+		.data_meta = (uintptr_t)pkt, .ingress_ifindex = 1,
+	};
+	uint64_t regs[11] = {}, n = 0, ctx_addr = (uintptr_t)&ctx;
+	struct { size_t pc; uint64_t saved[4]; uint64_t fp; } frames[8];
+	int depth = 0;
+	size_t pc = 0;
+
+	memset(walk_value, 0, sizeof(walk_value));
+	regs[1] = ctx_addr;
+	regs[10] = (uintptr_t)stack + WALK_STACK;
+	while (pc < cnt && n < WALK_MAX) {
+		const struct bpf_insn *in = &insns[pc];
+		uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+		uint64_t src = BPF_SRC(in->code) == BPF_X ? regs[in->src_reg] : (uint64_t)(int64_t)in->imm;
+
+		n++;
+		switch (cls) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			regs[in->dst_reg] = walk_alu(op, regs[in->dst_reg], src, cls == BPF_ALU);
+			pc++;
+			break;
+		case BPF_LD:
+			if (in->code != (BPF_LD | BPF_IMM | BPF_DW) || pc + 1 >= cnt)
+				return 0;
+			if (in->src_reg == BPF_PSEUDO_MAP_VALUE || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)
+				regs[in->dst_reg] = (uintptr_t)walk_value + (uint32_t)in[1].imm;
+			else
+				regs[in->dst_reg] = (uint32_t)in->imm | ((uint64_t)(uint32_t)in[1].imm << 32);
+			pc += 2;
+			break;
+		case BPF_LDX: {
+			uint64_t addr = regs[in->src_reg] + in->off, v;
+			int sz = walk_size(in->code);
+
+			if (!walk_addr_ok(addr, sz, &ctx, ctx_addr, stack))
+				return 0;
+			v = walk_load(addr, sz, &ctx, ctx_addr);
+			if (sz < 8 && !(addr >= ctx_addr && addr < ctx_addr + 24))
+				v &= (1ULL << (sz * 8)) - 1;
+			regs[in->dst_reg] = v;
+			pc++;
+			break;
+		}
+		case BPF_ST:
+		case BPF_STX: {
+			uint64_t addr = regs[in->dst_reg] + in->off;
+			uint64_t v = cls == BPF_ST ? (uint64_t)(int64_t)in->imm : regs[in->src_reg];
+			int sz = walk_size(in->code);
+
+			if (!walk_addr_ok(addr, sz, &ctx, ctx_addr, stack) ||
+			    (addr >= ctx_addr && addr < ctx_addr + 24))
+				return 0;
+
+			if (BPF_MODE(in->code) == BPF_ATOMIC) {
+				uint64_t old = 0;
+
+				memcpy(&old, (void *)(uintptr_t)addr, sz);
+				if (in->imm & BPF_FETCH)
+					regs[in->imm == BPF_CMPXCHG ? 0 : in->src_reg] = old;
+				v = old + v;
+				if ((in->imm & ~BPF_FETCH) != BPF_ADD)
+					v = old;
+			}
+			memcpy((void *)(uintptr_t)addr, &v, sz);
+			pc++;
+			break;
+		}
+		case BPF_JMP:
+		case BPF_JMP32:
+			if (op == BPF_EXIT) {
+				if (!depth)
+					return n;
+				depth--;
+				pc = frames[depth].pc;
+				memcpy(&regs[6], frames[depth].saved, sizeof(frames[depth].saved));
+				regs[10] = frames[depth].fp;
+				break;
+			}
+			if (op == BPF_CALL) {
+				if (in->src_reg == BPF_PSEUDO_CALL) {
+					if (depth == 8)
+						return 0;
+					frames[depth].pc = pc + 1;
+					memcpy(frames[depth].saved, &regs[6], sizeof(frames[depth].saved));
+					frames[depth].fp = regs[10];
+					depth++;
+					regs[10] -= 512;
+					pc += in->imm + 1;
+					break;
+				}
+				switch (in->imm) {
+				case BPF_FUNC_map_lookup_elem:
+					regs[0] = (uintptr_t)walk_value;
+					break;
+				case BPF_FUNC_redirect_map:
+					regs[0] = XDP_REDIRECT;
+					break;
+				case BPF_FUNC_tail_call:
+					return 0;
+				default:
+					regs[0] = 0;
+				}
+				pc++;
+				break;
+			}
+			if (op == BPF_JA) {
+				pc += (cls == BPF_JMP32 ? in->imm : in->off) + 1;
+				break;
+			}
+			pc += walk_cond(op, regs[in->dst_reg], src, cls == BPF_JMP32) ? in->off + 1 : 1;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* ---- timing ---------------------------------------------------------------- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t median(uint32_t *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_u32);
+	return v[n / 2];
+}
+
+static void build_packet(unsigned char *p, uint32_t len)
+{
+	struct iphdr ip = {};
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 13 + 1);
+	memset(p, 0x02, 12);
+	p[5] = 2;
+	p[12] = 0x08;
+	p[13] = 0x00;
+	ip.version = 4;
+	ip.ihl = 5;
+	ip.tot_len = htons(len - 14);
+	ip.ttl = 64;
+	ip.protocol = IPPROTO_UDP;
+	ip.saddr = htonl(0x0a000001);
+	ip.daddr = htonl(0x0a000002);
+	memcpy(p + 14, &ip, sizeof(ip));
+}
+
+struct result {
+	const char *name;
+	uint32_t kernel_ns, uxdp_ns, retval_k, retval_u;
+	uint64_t insns;
+	bool ok;
+};
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat, int rounds,
+		    uint32_t size, struct result *r)
+{
+	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
+	uint32_t kt[64], ut[64];
+	static unsigned char pkt[9000], walk_pkt[9000];
+	struct uxdp_bpf_object *uobj = NULL;
+	struct bpf_object *kobj = NULL;
+	struct bpf_program *kp;
+	char path[4096], log[8192] = "";
+	int i, uid, err = -1;
+
+	r->name = c->prog;
+	snprintf(path, sizeof(path), "%s/%s", dir, c->obj);
+	build_packet(pkt, size);
+	kobj = bpf_object__open_file(path, NULL);
+	if (!kobj || bpf_object__load(kobj)) {
+		fprintf(stderr, "%s: the kernel cannot load it (root/CAP_BPF needed)\n", path);
+		goto out;
+	}
+	kp = bpf_object__find_program_by_name(kobj, c->prog);
+	uo.log_buf = log;
+	uo.log_size = sizeof(log);
+	uobj = uxdp_bpf_object_open(path, &uo);
+	if (!uobj) {
+		fprintf(stderr, "%s: uxdp cannot load it: %s\n", path, log);
+		goto out;
+	}
+	uid = uxdp_bpf_object_find_prog(uobj, c->prog, NULL);
+	if (!kp || uid < 0)
+		goto out;
+	for (i = 0; i < rounds; i++) {
+		LIBBPF_OPTS(bpf_test_run_opts, ko);
+		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+
+		ko.data_in = pkt;
+		ko.data_size_in = size;
+		ko.repeat = repeat;
+		if (bpf_prog_test_run_opts(bpf_program__fd(kp), &ko))
+			goto out;
+		kt[i] = ko.duration;
+		r->retval_k = ko.retval;
+		o.data_in = pkt;
+		o.data_size_in = size;
+		o.repeat = repeat;
+		if (uxdp_bpf_prog_test_run(uid, &o))
+			goto out;
+		ut[i] = o.duration;
+		r->retval_u = o.retval;
+	}
+	r->kernel_ns = median(kt, rounds);
+	r->uxdp_ns = median(ut, rounds);
+	build_packet(walk_pkt, size);
+	r->insns = walk_count(bpf_program__insns(kp), bpf_program__insn_cnt(kp), walk_pkt, size);
+	r->ok = true;
+	err = 0;
+out:
+	uxdp_bpf_object_close(uobj);
+	bpf_object__close(kobj);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "rounds", required_argument, NULL, 'R' },
+		{ "size", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct result res[sizeof(cases) / sizeof(cases[0])] = {};
+	uint32_t repeat = 1000000, size = 64;
+	unsigned int i, n = 0;
+	int rounds = 5, opt, j;
+	bool json = false;
+	cpu_set_t set;
+
+	while ((opt = getopt_long(argc, argv, "jr:R:s:h", opts, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'r':
+			repeat = strtoul(optarg, NULL, 0);
+			break;
+		case 'R':
+			rounds = atoi(optarg);
+			break;
+		case 's':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			fprintf(stderr, "usage: %s [--json] [--repeat N] [--rounds R] [--size BYTES] PROGS_DIR [PROG...]\n",
+				argv[0]);
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (optind >= argc || rounds < 1 || rounds > 64 || size < 34 || size > 3520 || !repeat) {
+		fprintf(stderr, "usage: %s [--json] [--repeat N] [--rounds 1..64] [--size 34..3520] PROGS_DIR [PROG...]\n",
+			argv[0]);
+		return 2;
+	}
+	libbpf_set_print(libbpf_quiet);
+	uxdp_set_print(NULL);
+	/* same CPU for both sides */
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool want = optind + 1 >= argc;
+
+		for (j = optind + 1; j < argc; j++)
+			if (!strcmp(argv[j], cases[i].prog) || !strcmp(argv[j], cases[i].obj))
+				want = true;
+		if (!want)
+			continue;
+		run_case(argv[optind], &cases[i], repeat, rounds, size, &res[n]);
+		res[n].name = cases[i].prog;
+		n++;
+	}
+
+	if (json) {
+		printf("{\"repeat\":%u,\"rounds\":%d,\"size\":%u,\"programs\":[", repeat, rounds, size);
+		for (i = 0; i < n; i++) {
+			const struct result *r = &res[i];
+
+			printf("%s{\"name\":\"%s\",\"ok\":%s", i ? "," : "", r->name, r->ok ? "true" : "false");
+			if (r->ok) {
+				printf(",\"kernel_ns\":%u,\"uxdp_ns\":%u,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
+				       r->kernel_ns, r->uxdp_ns,
+				       r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0, r->retval_u,
+				       r->retval_k == r->retval_u ? "true" : "false");
+				if (r->insns)
+					printf(",\"insns_executed\":%llu,\"uxdp_ns_per_insn\":%.3f,\"kernel_ns_per_insn\":%.3f",
+					       (unsigned long long)r->insns, (double)r->uxdp_ns / r->insns,
+					       (double)r->kernel_ns / r->insns);
+			}
+			printf("}");
+		}
+		printf("]}\n");
+		return 0;
+	}
+	printf("uxdp-bench-prog: repeat %u, %d rounds (median), %u-byte IPv4/UDP frame, CPU 0\n",
+	       repeat, rounds, size);
+	printf("%-24s %10s %10s %8s %8s %12s %12s\n", "program", "kernel ns", "uxdp ns",
+	       "k/u", "insns", "uxdp ns/insn", "kern ns/insn");
+	for (i = 0; i < n; i++) {
+		const struct result *r = &res[i];
+
+		if (!r->ok) {
+			printf("%-24s %10s\n", r->name, "failed");
+			continue;
+		}
+		printf("%-24s %10u %10u %8.2f", r->name, r->kernel_ns, r->uxdp_ns,
+		       r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0);
+		if (r->insns)
+			printf(" %8llu %12.3f %12.3f\n", (unsigned long long)r->insns,
+			       (double)r->uxdp_ns / r->insns, (double)r->kernel_ns / r->insns);
+		else
+			printf(" %8s %12s %12s\n", "n/a", "n/a", "n/a");
+		if (r->retval_k != r->retval_u)
+			printf("  WARNING: verdicts differ (kernel %u, uxdp %u)\n", r->retval_k, r->retval_u);
+	}
+	return 0;
+}
