@@ -373,9 +373,9 @@ static long dev_map_hash_update_elem(struct bpf_map *map, void *key, void *value
 	u32 idx = *(u32 *)key;
 	int err = -EEXIST;
 
-	if (unlikely(map_flags > BPF_EXIST))
-		return -EINVAL;
 	memcpy(&val, value, map->value_size);
+	if (unlikely(map_flags > BPF_EXIST || !val.ifindex))
+		return -EINVAL;
 
 	pthread_spin_lock(&dtab->index_lock);
 	old_dev = __dev_map_hash_lookup_elem(map, idx);

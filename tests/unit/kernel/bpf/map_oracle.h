@@ -27,7 +27,7 @@
 
 static int oracle_kernel = -1;	/* -1 unknown, 0 unavailable, 1 available */
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
+static __maybe_unused long sys_bpf(int cmd, union bpf_attr *attr)
 {
 	long ret = syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 
@@ -35,7 +35,7 @@ static long sys_bpf(int cmd, union bpf_attr *attr)
 }
 
 /* Kernel per-CPU slots = uxdp workers: make both sides agree. */
-static int oracle_kernel_possible_cpus(void)
+static __maybe_unused int oracle_kernel_possible_cpus(void)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
 	int lo = 0, hi = 0, n = 1;
@@ -50,7 +50,7 @@ static int oracle_kernel_possible_cpus(void)
 	return n;
 }
 
-static void oracle_setup(void)
+static __maybe_unused void oracle_setup(void)
 {
 	ck_assert_int_eq(uxdp_set_nr_cpus(oracle_kernel_possible_cpus()), 0);
 }
@@ -63,7 +63,7 @@ struct dual_map {
 	bool fd_values;		/* values are ids/fds: differ between the sides */
 };
 
-static long kmap_create(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int inner_fd)
+static __maybe_unused long kmap_create(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int inner_fd)
 {
 	union bpf_attr attr;
 
@@ -82,7 +82,7 @@ static long kmap_create(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int inner_f
  * Create on both sides; the return codes must agree. Returns true if both
  * created a map. @inner: a dual_map the *_OF_MAPS takes its shape from.
  */
-static bool dual_create_inner(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags,
+static __maybe_unused bool dual_create_inner(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags,
 			      const struct dual_map *inner)
 {
 	struct uxdp_bpf_map_create_opts opts = { .sz = sizeof(opts), .map_flags = flags };
@@ -122,13 +122,13 @@ static bool dual_create_inner(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 
 	return m->id > 0;
 }
 
-static bool dual_create(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags)
+static __maybe_unused bool dual_create(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags)
 {
 	return dual_create_inner(m, type, ks, vs, me, flags, NULL);
 }
 
 /* Both sides must refuse (or accept) these attributes alike. */
-static void dual_create_expect(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int expect)
+static __maybe_unused void dual_create_expect(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int expect)
 {
 	struct dual_map m;
 
@@ -142,7 +142,7 @@ static void dual_create_expect(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int 
 		close(m.kfd);
 }
 
-static void dual_close(struct dual_map *m)
+static __maybe_unused void dual_close(struct dual_map *m)
 {
 	if (m->id > 0)
 		ck_assert_int_eq(uxdp_bpf_map_close(m->id), 0);
@@ -152,7 +152,7 @@ static void dual_close(struct dual_map *m)
 	m->kfd = -1;
 }
 
-static long kmap_elem(int cmd, int fd, const void *key, void *value, u64 flags)
+static __maybe_unused long kmap_elem(int cmd, int fd, const void *key, void *value, u64 flags)
 {
 	union bpf_attr attr;
 
@@ -168,7 +168,7 @@ static long kmap_elem(int cmd, int fd, const void *key, void *value, u64 flags)
  * For fd maps the value is an id on the uxdp side and an fd on the kernel
  * side: @kvalue is what the kernel gets (NULL: same as @value).
  */
-static int dual_update2(struct dual_map *m, const void *key, const void *value, const void *kvalue,
+static __maybe_unused int dual_update2(struct dual_map *m, const void *key, const void *value, const void *kvalue,
 			u64 flags)
 {
 	int u = uxdp_bpf_map_update_elem(m->id, key, value, flags);
@@ -182,13 +182,13 @@ static int dual_update2(struct dual_map *m, const void *key, const void *value, 
 	return u;
 }
 
-static int dual_update(struct dual_map *m, const void *key, const void *value, u64 flags)
+static __maybe_unused int dual_update(struct dual_map *m, const void *key, const void *value, u64 flags)
 {
 	return dual_update2(m, key, value, NULL, flags);
 }
 
 /* Lookup on both sides: codes and (if @cmp_value) value bytes must agree. */
-static int dual_lookup_flags(struct dual_map *m, const void *key, void *value, u64 flags, bool cmp_value)
+static __maybe_unused int dual_lookup_flags(struct dual_map *m, const void *key, void *value, u64 flags, bool cmp_value)
 {
 	u8 kbuf[4096], ubuf[4096];
 	int u;
@@ -210,12 +210,12 @@ static int dual_lookup_flags(struct dual_map *m, const void *key, void *value, u
 	return u;
 }
 
-static int dual_lookup(struct dual_map *m, const void *key, void *value)
+static __maybe_unused int dual_lookup(struct dual_map *m, const void *key, void *value)
 {
 	return dual_lookup_flags(m, key, value, 0, true);
 }
 
-static int dual_delete(struct dual_map *m, const void *key)
+static __maybe_unused int dual_delete(struct dual_map *m, const void *key)
 {
 	int u = uxdp_bpf_map_delete_elem(m->id, key);
 
@@ -228,7 +228,7 @@ static int dual_delete(struct dual_map *m, const void *key)
 }
 
 /* get_next_key; with @cmp_key the next keys must be equal too. */
-static int dual_get_next_key(struct dual_map *m, const void *key, void *next, bool cmp_key)
+static __maybe_unused int dual_get_next_key(struct dual_map *m, const void *key, void *next, bool cmp_key)
 {
 	u8 knext[512], unext[512];
 	int u;
@@ -261,13 +261,13 @@ static int dual_get_next_key(struct dual_map *m, const void *key, void *next, bo
 
 static int oracle_key_cmp_size;
 
-static int oracle_key_cmp(const void *a, const void *b)
+static __maybe_unused int oracle_key_cmp(const void *a, const void *b)
 {
 	return memcmp(a, b, oracle_key_cmp_size);
 }
 
 /* Walk all keys of one side: returns the count, keys sorted in @keys. */
-static int walk_keys(struct dual_map *m, bool kernel, u8 *keys, int max)
+static __maybe_unused int walk_keys(struct dual_map *m, bool kernel, u8 *keys, int max)
 {
 	u8 cur[512], next[512];
 	int n = 0;
@@ -292,7 +292,7 @@ static int walk_keys(struct dual_map *m, bool kernel, u8 *keys, int max)
  * Whole-map comparison: the same key set (order-insensitive) and, for each
  * key, the same lookup result. Returns the number of keys.
  */
-static int dual_compare_all(struct dual_map *m)
+static __maybe_unused int dual_compare_all(struct dual_map *m)
 {
 	int max = m->max_entries + 8, nk, nu, i;
 	u8 *kkeys = calloc(max, m->key_size), *ukeys = calloc(max, m->key_size);
@@ -311,7 +311,7 @@ static int dual_compare_all(struct dual_map *m)
 }
 
 /* Every test ends here: nothing may be left alive. */
-static void oracle_leak_check(void)
+static __maybe_unused void oracle_leak_check(void)
 {
 	ck_assert_int_eq(uxdp_bpf_map_alive_count(), 0);
 }
@@ -319,7 +319,7 @@ static void oracle_leak_check(void)
 /* Small deterministic PRNG for operation sequences (xorshift32). */
 static u32 oracle_rand_state = 2463534242u;
 
-static u32 oracle_rand(void)
+static __maybe_unused u32 oracle_rand(void)
 {
 	u32 x = oracle_rand_state;
 
