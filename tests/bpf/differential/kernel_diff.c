@@ -405,6 +405,114 @@ static int compare_maps(struct bpf_object *kobj, struct uxdp_bpf_object *uobj,
 	return bad;
 }
 
+struct run_case {
+	const unsigned char *data;
+	unsigned int len;
+	unsigned int ctx[6];
+	bool use_ctx;
+	unsigned int repeat;
+};
+
+struct ctx_case {
+	const char *name;
+	unsigned int meta, extra;	/* bytes of metadata in front, bytes appended */
+	unsigned int ctx_data, ctx_data_end, ctx_data_meta;
+	int ctx_data_end_rel;		/* -1: data_end = input size */
+	unsigned int ingress, rxq, egress;
+	bool jumbo, no_ctx;
+	unsigned int repeat;
+};
+
+static const struct ctx_case ctx_cases[] = {
+	{ "ctx-plain", 0, 0, 0, 0, 0, -1 },
+	{ "ctx-meta-8", 8, 0, 8, 0, 0, -1 },
+	{ "ctx-meta-216", 216, 0, 216, 0, 0, -1 },
+	{ "ctx-meta-220", 220, 0, 220, 0, 0, -1 },
+	{ "ctx-meta-6", 6, 0, 6, 0, 0, -1 },
+	{ "ctx-data-meta-set", 0, 0, 0, 0, 4, -1 },
+	{ "ctx-linear-30", 0, 0, 0, 30, 0, 0 },
+	{ "ctx-meta-8-linear-30", 8, 0, 8, 30, 0, 0 },
+	{ "ctx-linear-0", 0, 0, 0, 0, 0, 0 },
+	{ "ctx-data-end-past", 0, 0, 0, 61, 0, 0 },
+	{ "ctx-ingress-lo", 0, 0, 0, 0, 0, -1, 1, 0, 0 },
+	{ "ctx-rxq-without-ingress", 0, 0, 0, 0, 0, -1, 0, 1, 0 },
+	{ "ctx-egress-set", 0, 0, 0, 0, 0, -1, 0, 0, 1 },
+	{ "ctx-jumbo-linear-100", 0, 0, 0, 100, 0, 0, 0, 0, 0, true },
+	{ "repeat-3", 0, 0, 0, 0, 0, -1, 0, 0, 0, false, true, 3 },
+	{ "repeat-3-jumbo", 0, 0, 0, 0, 0, -1, 0, 0, 0, true, true, 3 },
+};
+
+static unsigned int udp60_idx, jumbo_idx;
+
+static int run_both(struct bpf_object *kobj, struct bpf_program *kp,
+		    struct uxdp_bpf_object *uobj, int upid, const struct spec *s,
+		    unsigned int pi, const char *pname, const struct run_case *rc)
+{
+	static unsigned char kout[OUT_MAX], uout[OUT_MAX];
+	LIBBPF_OPTS(bpf_test_run_opts, kopts);
+	struct uxdp_bpf_test_run_opts uo = { .sz = sizeof(uo) };
+	unsigned int kctx[6], uctx[6];
+	char ctxname[256];
+	int kerr, uerr, bad = 0;
+
+	snprintf(ctxname, sizeof(ctxname), "%s/%s x %s", s->obj, s->progs[pi], pname);
+	memset(kout, 0xaa, sizeof(kout));
+	memset(uout, 0xaa, sizeof(uout));
+	memset(kctx, 0xbb, sizeof(kctx));
+	memset(uctx, 0xbb, sizeof(uctx));
+	kopts.data_in = rc->data;
+	kopts.data_size_in = rc->len;
+	kopts.data_out = kout;
+	kopts.data_size_out = sizeof(kout);
+	kopts.repeat = rc->repeat;
+	uo.data_in = rc->data;
+	uo.data_size_in = rc->len;
+	uo.data_out = uout;
+	uo.data_size_out = sizeof(uout);
+	uo.repeat = rc->repeat;
+	if (rc->use_ctx) {
+		kopts.ctx_in = rc->ctx;
+		kopts.ctx_size_in = sizeof(rc->ctx);
+		kopts.ctx_out = kctx;
+		kopts.ctx_size_out = sizeof(kctx);
+		uo.ctx_in = rc->ctx;
+		uo.ctx_size_in = sizeof(rc->ctx);
+		uo.ctx_out = uctx;
+		uo.ctx_size_out = sizeof(uctx);
+	}
+	kerr = bpf_prog_test_run_opts(bpf_program__fd(kp), &kopts);
+	if (kerr)
+		kerr = -errno ? -errno : kerr;
+	uerr = uxdp_bpf_prog_test_run(upid, &uo);
+
+	if (kerr != uerr) {
+		fprintf(stderr, "  %s: return code kernel %d, uxdp %d\n", ctxname, kerr, uerr);
+		return 1;
+	}
+	if (kerr)
+		return compare_maps(kobj, uobj, ctxname);
+	if (kopts.retval != uo.retval) {
+		fprintf(stderr, "  %s: verdict kernel %u, uxdp %u\n", ctxname, kopts.retval, uo.retval);
+		bad++;
+	}
+	if (kopts.data_size_out != uo.data_size_out) {
+		fprintf(stderr, "  %s: data_size_out kernel %u, uxdp %u\n", ctxname,
+			kopts.data_size_out, uo.data_size_out);
+		bad++;
+	} else if (memcmp(kout, uout, kopts.data_size_out)) {
+		fprintf(stderr, "  %s: output bytes differ\n", ctxname);
+		hexdump_diff("data_out", kout, uout, kopts.data_size_out);
+		bad++;
+	}
+	if (rc->use_ctx && (kopts.ctx_size_out != uo.ctx_size_out ||
+			    memcmp(kctx, uctx, sizeof(kctx)))) {
+		fprintf(stderr, "  %s: ctx_out differs\n", ctxname);
+		hexdump_diff("ctx_out", (unsigned char *)kctx, (unsigned char *)uctx, sizeof(kctx));
+		bad++;
+	}
+	return bad + compare_maps(kobj, uobj, ctxname);
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -473,7 +581,6 @@ static int apply_preloads(const struct spec *s, struct bpf_object *kobj,
 static int run_spec(const char *dir, const struct spec *s)
 {
 	struct uxdp_bpf_object_open_opts uopts = { .sz = sizeof(uopts) };
-	static unsigned char kout[OUT_MAX], uout[OUT_MAX];
 	struct uxdp_bpf_object *uobj;
 	struct bpf_object *kobj;
 	char path[4096], log[16384] = "";
@@ -517,52 +624,33 @@ static int run_spec(const char *dir, const struct spec *s)
 			continue;
 		}
 		for (k = 0; k < nr_pkts; k++) {
-			LIBBPF_OPTS(bpf_test_run_opts, kopts);
-			struct uxdp_bpf_test_run_opts uo = { .sz = sizeof(uo) };
-			char ctxname[256];
-			int kerr, uerr;
+			struct run_case rc = { .data = pkts[k].data, .len = pkts[k].len };
 
-			snprintf(ctxname, sizeof(ctxname), "%s/%s × %s", s->obj, s->progs[pi],
-				 pkts[k].name);
-			memset(kout, 0xaa, sizeof(kout));
-			memset(uout, 0xaa, sizeof(uout));
-			kopts.data_in = pkts[k].data;
-			kopts.data_size_in = pkts[k].len;
-			kopts.data_out = kout;
-			kopts.data_size_out = sizeof(kout);
-			kerr = bpf_prog_test_run_opts(bpf_program__fd(kp), &kopts);
-			if (kerr)
-				kerr = -errno ? -errno : kerr;
-
-			uo.data_in = pkts[k].data;
-			uo.data_size_in = pkts[k].len;
-			uo.data_out = uout;
-			uo.data_size_out = sizeof(uout);
-			uerr = uxdp_bpf_prog_test_run(upid, &uo);
+			bad += run_both(kobj, kp, uobj, upid, s, pi, pkts[k].name, &rc);
 			runs++;
+		}
+		/* ctx_in rules (6.18: data_end = linear size), repeat */
+		for (k = 0; k < sizeof(ctx_cases) / sizeof(ctx_cases[0]); k++) {
+			const struct ctx_case *cc = &ctx_cases[k];
+			unsigned char buf[9000 + 256];
+			struct run_case rc = {};
+			unsigned int base = cc->jumbo ? 9000 : 60;
 
-			if (kerr != uerr) {
-				fprintf(stderr, "  %s: return code kernel %d, uxdp %d\n", ctxname, kerr, uerr);
-				bad++;
-				continue;
-			}
-			if (kerr)
-				continue;
-			if (kopts.retval != uo.retval) {
-				fprintf(stderr, "  %s: verdict kernel %u, uxdp %u\n", ctxname,
-					kopts.retval, uo.retval);
-				bad++;
-			}
-			if (kopts.data_size_out != uo.data_size_out) {
-				fprintf(stderr, "  %s: data_size_out kernel %u, uxdp %u\n", ctxname,
-					kopts.data_size_out, uo.data_size_out);
-				bad++;
-			} else if (memcmp(kout, uout, kopts.data_size_out)) {
-				fprintf(stderr, "  %s: output bytes differ\n", ctxname);
-				hexdump_diff("data_out", kout, uout, kopts.data_size_out);
-				bad++;
-			}
-			bad += compare_maps(kobj, uobj, ctxname);
+			memset(buf, 0x5a, sizeof(buf));
+			memcpy(buf + cc->meta, pkts[cc->jumbo ? jumbo_idx : udp60_idx].data, base);
+			rc.data = buf;
+			rc.len = base + cc->meta + cc->extra;
+			memset(rc.ctx, 0, sizeof(rc.ctx));
+			rc.ctx[0] = cc->ctx_data;
+			rc.ctx[1] = cc->ctx_data_end_rel == -1 ? rc.len : cc->ctx_data_end;
+			rc.ctx[2] = cc->ctx_data_meta;
+			rc.ctx[3] = cc->ingress;
+			rc.ctx[4] = cc->rxq;
+			rc.ctx[5] = cc->egress;
+			rc.use_ctx = !cc->no_ctx;
+			rc.repeat = cc->repeat;
+			bad += run_both(kobj, kp, uobj, upid, s, pi, cc->name, &rc);
+			runs++;
 		}
 	}
 out:
@@ -590,6 +678,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	build_packets();
+	for (i = 0; i < nr_pkts; i++) {
+		if (!strcmp(pkts[i].name, "ipv4-udp-60"))
+			udp60_idx = i;
+		if (!strcmp(pkts[i].name, "ipv4-udp-jumbo-9000"))
+			jumbo_idx = i;
+	}
 	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		int j, want = argc == 2;
 
