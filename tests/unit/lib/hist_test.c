@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <lib/hist.h>
+#include <linux/slab.h>
 
 #include "uxdp_test.h"
 
@@ -38,6 +39,13 @@ static u64 exact_percentile(const u64 *sorted, size_t n, double p)
 }
 
 static struct hist h, h2;
+
+static void leak_teardown(void)
+{
+	char why[512];
+
+	ck_assert_msg(uxdp_mem_leak_check(why, sizeof(why)), "leak: %s", why);
+}
 
 START_TEST(test_bucket_bounds)
 {
@@ -154,6 +162,7 @@ Suite *uxdp_test_suite(void)
 	Suite *s = suite_create("lib/hist");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_checked_fixture(tc, NULL, leak_teardown);
 	tcase_add_test(tc, test_bucket_bounds);
 	tcase_add_test(tc, test_relative_error_bound);
 	tcase_add_test(tc, test_merge);
