@@ -332,7 +332,8 @@ static bool b_ispunct(char c) { return b_isprint(c) && !b_isalnum(c) && c != ' '
 enum bprintf_kind {
 	BP_INT,		/* d i u x X, with size 4 or 8 */
 	BP_CHAR,
-	BP_STR,		/* %s %pks %pus, and %pI4/6 pre-formatted into a string */
+	BP_STR,		/* %s */
+	BP_PRESTR,	/* %pks %pus %pI4 %pi4 %pI6 %pi6: a string prepared in bin */
 	BP_PTR,		/* %p %pK %px %ps %pS %pB: printed as the raw address */
 };
 
@@ -344,7 +345,6 @@ struct bprintf_spec {
 	char conv;
 	u8 size;		/* BP_INT: 4 or 8 */
 	enum bprintf_kind kind;
-	u64 arg;		/* BP_INT/BP_CHAR/BP_PTR value; BP_STR offset in bin */
 };
 
 struct bprintf_data {
@@ -413,8 +413,7 @@ static int bprintf_ip(struct bprintf_data *d, struct bprintf_spec *sp, char kind
 		tmp[n] = '\0';
 	}
 	memcpy(d->bin + d->bin_used, tmp, n + 1);
-	sp->kind = BP_STR;
-	sp->arg = d->bin_used;
+	sp->kind = BP_PRESTR;
 	d->bin_used += n + 1;
 	return 0;
 }
@@ -435,10 +434,12 @@ static int bpf_bprintf_prepare(const char *fmt, u32 fmt_size, const u64 *args, u
 	d->fmt_len = fmt_len;
 	d->nr = 0;
 	d->bin_used = 0;
+	memset(d->bin, 0, sizeof(d->bin));
 
 	for (i = 0; i < d->fmt_len; i++) {
 		struct bprintf_spec *sp;
 		u32 nflags = 0;
+		char ptype;
 
 		if ((!b_isprint(fmt[i]) && !b_isspace(fmt[i])) || !b_isascii(fmt[i]))
 			return -EINVAL;
@@ -475,13 +476,13 @@ static int bpf_bprintf_prepare(const char *fmt, u32 fmt_size, const u64 *args, u
 
 			sp->conv = 'p';
 			if ((n1 == 'k' || n1 == 'u') && fmt[i + 2] == 's') {
+				ptype = n1;
 				i += 2;
 				goto fmt_str;
 			}
 			if (n1 == 0 || b_isspace(n1) || b_ispunct(n1) || n1 == 'K' || n1 == 'x' ||
 			    n1 == 's' || n1 == 'S' || n1 == 'B') {
 				sp->kind = BP_PTR;
-				sp->arg = args[num_spec];
 				if (n1 != 0 && !b_isspace(n1) && !b_ispunct(n1))
 					i++;
 				goto next;
@@ -497,20 +498,25 @@ static int bpf_bprintf_prepare(const char *fmt, u32 fmt_size, const u64 *args, u
 			goto next;
 		} else if (fmt[i] == 's') {
 			sp->conv = 's';
+			ptype = 's';
 fmt_str:
 			if (fmt[i + 1] != 0 && !b_isspace(fmt[i + 1]) && !b_ispunct(fmt[i + 1]))
 				return -EINVAL;
 			if (d->bin_used == MAX_BPRINTF_BIN_ARGS)
 				return -ENOSPC;
-			err = copy_string(d->bin + d->bin_used,
+			/*
+			 * Everything a program can point at is kernel memory to
+			 * the kernel, so "%pus" (a user address) always faults.
+			 */
+			err = ptype == 'u' ? -EFAULT :
+			      copy_string(d->bin + d->bin_used,
 					  (const char *)(uintptr_t)args[num_spec],
 					  MAX_BPRINTF_BIN_ARGS - d->bin_used);
 			if (err < 0) {
 				d->bin[d->bin_used] = '\0';
 				err = 1;
 			}
-			sp->kind = BP_STR;
-			sp->arg = d->bin_used;
+			sp->kind = sp->conv == 's' ? BP_STR : BP_PRESTR;
 			d->bin_used += err;
 			goto next;
 		} else if (fmt[i] == 'c') {
@@ -518,8 +524,7 @@ fmt_str:
 				return -ENOSPC;
 			sp->conv = 'c';
 			sp->kind = BP_CHAR;
-			sp->arg = (u8)args[num_spec];
-			d->bin_used++;
+			d->bin[d->bin_used++] = (u8)args[num_spec];
 			goto next;
 		}
 
@@ -535,18 +540,16 @@ fmt_str:
 			return -EINVAL;
 		sp->conv = fmt[i];
 		sp->kind = BP_INT;
-		sp->arg = args[num_spec];
-		/* Integers and pointers take 4-byte aligned slots in the area. */
-		d->bin_used = ALIGN(d->bin_used, 4U);
-		if (MAX_BPRINTF_BIN_ARGS - d->bin_used < sp->size)
-			return -ENOSPC;
-		d->bin_used += sp->size;
 next:
-		if (sp->kind == BP_PTR) {
+		if (sp->kind == BP_INT || sp->kind == BP_PTR) {
+			u32 size = sp->kind == BP_INT ? sp->size : 8;
+
+			/* Integers and pointers take 4-byte aligned slots. */
 			d->bin_used = ALIGN(d->bin_used, 4U);
-			if (MAX_BPRINTF_BIN_ARGS - d->bin_used < 8)
+			if (MAX_BPRINTF_BIN_ARGS - d->bin_used < size)
 				return -ENOSPC;
-			d->bin_used += 8;
+			memcpy(d->bin + d->bin_used, &args[num_spec], size);
+			d->bin_used += size;
 		}
 		sp->end = i + 1;
 		num_spec++;
@@ -566,13 +569,50 @@ static void out_put(char *buf, size_t size, size_t *pos, const char *s, size_t l
 	*pos += len;
 }
 
+/* get_arg() of the kernel's bstr_printf(), bounded to the area. */
+static void bin_get(const struct bprintf_data *d, u32 *cur, void *dst, u32 size, u32 align)
+{
+	*cur = ALIGN(*cur, align);
+	if (*cur + size <= MAX_BPRINTF_BIN_ARGS)
+		memcpy(dst, d->bin + *cur, size);
+	else
+		memset(dst, 0, size);
+	*cur += size;
+}
+
+static const char *bin_str(const struct bprintf_data *d, u32 *cur, size_t *len)
+{
+	const char *str = *cur < MAX_BPRINTF_BIN_ARGS ? d->bin + *cur : "";
+
+	*len = *cur < MAX_BPRINTF_BIN_ARGS ? strnlen(str, MAX_BPRINTF_BIN_ARGS - *cur) : 0;
+	return str;
+}
+
 static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_spec *sp,
-		    const struct bprintf_data *d)
+		    const struct bprintf_data *d, u32 *cur)
 {
 	char spec[32], tmp[MAX_BPRINTF_BIN_ARGS + 64], flags[5];
-	const char *f;
+	const char *f, *str;
 	char *o = flags;
+	size_t len;
 	int n = 0;
+	u64 v = 0;
+	u32 w = 0;
+	u8 c;
+
+	if (sp->kind == BP_PRESTR) {
+		/*
+		 * Prepared strings are copied without width, and only while
+		 * there is room: past the end they count for nothing and, as
+		 * in the kernel, do not even consume their bytes of the area.
+		 */
+		str = bin_str(d, cur, &len);
+		if (*pos < size) {
+			out_put(buf, size, pos, str, len);
+			*cur += len + 1;
+		}
+		return;
+	}
 
 	/* '0' pads numbers only; the kernel pads strings and chars with spaces. */
 	for (f = sp->flags; *f; f++)
@@ -586,35 +626,43 @@ static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_sp
 	switch (sp->kind) {
 	case BP_INT:
 		if (sp->size == 8) {
+			bin_get(d, cur, &v, 8, 4);
 			snprintf(spec + n, sizeof(spec) - n, "ll%c", sp->conv);
 			if (sp->conv == 'd' || sp->conv == 'i')
-				n = snprintf(tmp, sizeof(tmp), spec, (long long)sp->arg);
+				n = snprintf(tmp, sizeof(tmp), spec, (long long)v);
 			else
-				n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)sp->arg);
+				n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)v);
 		} else {
+			bin_get(d, cur, &w, 4, 4);
 			snprintf(spec + n, sizeof(spec) - n, "%c", sp->conv);
 			if (sp->conv == 'd' || sp->conv == 'i')
-				n = snprintf(tmp, sizeof(tmp), spec, (int)(u32)sp->arg);
+				n = snprintf(tmp, sizeof(tmp), spec, (int)w);
 			else
-				n = snprintf(tmp, sizeof(tmp), spec, (unsigned int)(u32)sp->arg);
+				n = snprintf(tmp, sizeof(tmp), spec, w);
 		}
 		break;
 	case BP_CHAR:
+		bin_get(d, cur, &c, 1, 1);
 		snprintf(spec + n, sizeof(spec) - n, "c");
-		n = snprintf(tmp, sizeof(tmp), spec, (int)(u8)sp->arg);
+		n = snprintf(tmp, sizeof(tmp), spec, (int)c);
 		break;
 	case BP_STR:
+		str = bin_str(d, cur, &len);
+		*cur += len + 1;
 		snprintf(spec + n, sizeof(spec) - n, "s");
-		n = snprintf(tmp, sizeof(tmp), spec, d->bin + sp->arg);
+		n = snprintf(tmp, sizeof(tmp), spec, str);
 		break;
 	case BP_PTR:
+		bin_get(d, cur, &v, 8, 4);
 		/* pointer_string(): 16 zero-padded hex digits unless a width is given. */
-		if (sp->width < 0)
-			n = snprintf(tmp, sizeof(tmp), "%016llx", (unsigned long long)sp->arg);
-		else {
+		if (sp->width < 0) {
+			n = snprintf(tmp, sizeof(tmp), "%016llx", (unsigned long long)v);
+		} else {
 			snprintf(spec + n, sizeof(spec) - n, "llx");
-			n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)sp->arg);
+			n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)v);
 		}
+		break;
+	case BP_PRESTR:
 		break;
 	}
 	if (n < 0)
@@ -631,13 +679,13 @@ static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_sp
 static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bprintf_data *d)
 {
 	size_t pos = 0;
-	u32 i = 0, k = 0;
+	u32 i = 0, k = 0, cur = 0;
 
 	while (i < d->fmt_len) {
 		if (k < d->nr && i == d->spec[k].start) {
 			const struct bprintf_spec *sp = &d->spec[k++];
 
-			out_fmt(buf, size, &pos, sp, d);
+			out_fmt(buf, size, &pos, sp, d, &cur);
 			i = sp->end;
 			/* Pointer extensions swallow trailing alphanumerics. */
 			if (sp->conv == 'p')

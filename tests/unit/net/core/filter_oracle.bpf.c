@@ -9,7 +9,9 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
-enum { OP_HEAD, OP_TAIL, OP_META, OP_CSUM, OP_LOAD, OP_LEN, OP_MTU, OP_FIB, OP_STORE };
+typedef __u64 u64;
+
+enum { OP_HEAD, OP_TAIL, OP_META, OP_CSUM, OP_LOAD, OP_LEN, OP_MTU, OP_FIB, OP_STORE, OP_SNPRINTF };
 
 struct args {
 	__u32 op;
@@ -31,6 +33,45 @@ struct {
 	__type(key, __u32);
 	__type(value, struct args);
 } args SEC(".maps");
+
+/*
+ * bpf_snprintf() formats are checked when the program loads, so each is a
+ * constant here; @b picks one. Arguments are from[0..95] as 12 u64; bit k
+ * of @ts makes argument k a pointer into to[] at offset (value & 0xff).
+ */
+static __noinline long snprintf_op(struct args *a)
+{
+	static const char f0[] = "%d|%i|%u|%x|%X|%ld";
+	static const char f1[] = "%lld|%llu|%llx|%lx|%lu|%li";
+	static const char f2[] = "[%5d|%-5d|%05d|%+d|% d|%08x|%-08x|%+u]";
+	static const char f3[] = "%c%c%c|%%|%3c|%-3c|";
+	static const char f4[] = "%s|%10s|%-10s|%s.";
+	static const char f5[] = "%pI4 %pi4 %pI6 %pi6 %pI4.";
+	static const char f6[] = "%px|%18px|%pks|%pus";
+	static const char f7[] = "%d %d %d %d %d %d %d %d %d %d %d %d";
+	static const char f8[] = "%pI6c|%pI4abc|x%pi4y";
+	u64 args[12];
+	__u32 sz = a->fs & 0xff;
+	int k;
+
+	for (k = 0; k < 12; k++) {
+		args[k] = ((u64 *)a->from)[k];
+		if (a->ts & (1U << k))
+			args[k] = (u64)(long)a->to + (args[k] & 0xff);
+	}
+	switch (a->b) {
+	case 0: return bpf_snprintf((char *)a->out, sz, f0, args, sizeof(args));
+	case 1: return bpf_snprintf((char *)a->out, sz, f1, args, sizeof(args));
+	case 2: return bpf_snprintf((char *)a->out, sz, f2, args, sizeof(args));
+	case 3: return bpf_snprintf((char *)a->out, sz, f3, args, sizeof(args));
+	case 4: return bpf_snprintf((char *)a->out, sz, f4, args, sizeof(args));
+	case 5: return bpf_snprintf((char *)a->out, sz, f5, args, sizeof(args));
+	case 6: return bpf_snprintf((char *)a->out, sz, f6, args, sizeof(args));
+	case 7: return bpf_snprintf((char *)a->out, sz, f7, args, sizeof(args));
+	case 8: return bpf_snprintf((char *)a->out, sz, f8, args, sizeof(args));
+	}
+	return -1003;
+}
 
 SEC("xdp.frags")
 int helper_oracle(struct xdp_md *ctx)
@@ -68,6 +109,8 @@ int helper_oracle(struct xdp_md *ctx)
 	case OP_MTU:
 		a->res = a->b;
 		return bpf_check_mtu(ctx, a->a, &a->res, a->seed, a->fs);
+	case OP_SNPRINTF:
+		return snprintf_op(a);
 	case OP_FIB:
 		fib.family = a->a;
 		if (a->b >= sizeof(fib))

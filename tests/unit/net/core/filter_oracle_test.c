@@ -26,7 +26,7 @@
 #include "filter_oracle.h"
 #include "uxdp_test.h"
 
-enum { OP_HEAD, OP_TAIL, OP_META, OP_CSUM, OP_LOAD, OP_LEN, OP_MTU, OP_FIB, OP_STORE };
+enum { OP_HEAD, OP_TAIL, OP_META, OP_CSUM, OP_LOAD, OP_LEN, OP_MTU, OP_FIB, OP_STORE, OP_SNPRINTF };
 
 struct args {
 	u32 op;
@@ -60,6 +60,16 @@ static void kernel_run(const struct args *in, const u8 *pkt, u32 len, struct res
 /* The loopback device test_run's rxq belongs to. */
 static struct net_device lo = { .name = "lo", .ifindex = 1, .mtu = 65536,
 				.hard_header_len = ETH_HLEN };
+
+/* %s and %pI4 may read the args' to[] and nothing else. */
+static const u8 *snprintf_to;
+
+static size_t to_limit(const void *ptr)
+{
+	const u8 *p = ptr;
+
+	return p >= snprintf_to && p < snprintf_to + 256 ? (size_t)(snprintf_to + 256 - p) : 0;
+}
 
 static void uxdp_run(const struct args *in, const u8 *pkt, u32 len, struct result *r)
 {
@@ -124,6 +134,32 @@ static void uxdp_run(const struct args *in, const u8 *pkt, u32 len, struct resul
 		ret = bpf_xdp_check_mtu_proto.func(X, (u64)(s64)a->a, (uintptr_t)&a->res,
 						   (u64)(s64)(s32)a->seed, a->fs);
 		break;
+	case OP_SNPRINTF: {
+		static const char *const fmts[] = {
+			"%d|%i|%u|%x|%X|%ld",
+			"%lld|%llu|%llx|%lx|%lu|%li",
+			"[%5d|%-5d|%05d|%+d|% d|%08x|%-08x|%+u]",
+			"%c%c%c|%%|%3c|%-3c|",
+			"%s|%10s|%-10s|%s.",
+			"%pI4 %pi4 %pI6 %pi6 %pI4.",
+			"%px|%18px|%pks|%pus",
+			"%d %d %d %d %d %d %d %d %d %d %d %d",
+			"%pI6c|%pI4abc|x%pi4y",
+		};
+		u64 args[12];
+		int k;
+
+		memcpy(args, a->from, sizeof(args));
+		for (k = 0; k < 12; k++)
+			if (a->ts & (1U << k))
+				args[k] = (uintptr_t)a->to + (args[k] & 0xff);
+		snprintf_to = a->to;
+		bpf_probe_read_limit = to_limit;
+		ret = bpf_snprintf_proto.func((uintptr_t)a->out, a->fs & 0xff,
+					      (uintptr_t)fmts[a->b], (uintptr_t)args, sizeof(args));
+		bpf_probe_read_limit = NULL;
+		break;
+	}
 	case OP_FIB: {
 		struct bpf_fib_lookup fib = { .family = (u8)a->a };
 
@@ -157,8 +193,9 @@ static void compare(const struct args *a, u32 len, const char *what)
 {
 	kernel_run(a, pkt, len, &kr);
 	uxdp_run(a, pkt, len, &ur);
-	ck_assert_msg(kr.retval == ur.retval, "%s len %u a %d b %u: retval kernel %d uxdp %d",
-		      what, len, a->a, a->b, (int)kr.retval, (int)ur.retval);
+	ck_assert_msg(kr.retval == ur.retval,
+		      "%s len %u a %d b %u: retval kernel %d uxdp %d (out: kernel '%.40s' uxdp '%.40s')",
+		      what, len, a->a, a->b, (int)kr.retval, (int)ur.retval, kr.args.out, ur.args.out);
 	ck_assert_msg(kr.size_out == ur.size_out, "%s len %u a %d: size_out kernel %u uxdp %u",
 		      what, len, a->a, kr.size_out, ur.size_out);
 	ck_assert_msg(!memcmp(kr.out, ur.out, kr.size_out), "%s len %u a %d: packet differs",
@@ -343,6 +380,55 @@ START_TEST(test_oracle_check_mtu_fib)
 }
 END_TEST
 
+START_TEST(test_oracle_snprintf)
+{
+	static const char *const strs[] = { "", "a", "hello", "0123456789abcdef", "x y\tz" };
+	struct args a = { .op = OP_SNPRINTF };
+	u64 *v = (u64 *)a.from;
+	int it, k;
+
+	srandom(99);
+	fill_pkt();
+	for (it = 0; it < 600; it++) {
+		a.b = it % 9;
+		a.fs = it % 7 == 0 ? random() % 24 : 255;
+		a.ts = 0;
+		memset(a.out, 0xCC, sizeof(a.out));
+		memset(a.to, 0, sizeof(a.to));
+		for (k = 0; k < 12; k++) {
+			switch (random() % 5) {
+			case 0: v[k] = random() % 100; break;
+			case 1: v[k] = (u64)(s64)-(random() % 100000); break;
+			case 2: v[k] = ((u64)random() << 33) ^ random(); break;
+			case 3: v[k] = 0xffffffffULL; break;
+			default: v[k] = (u32)random(); break;
+			}
+		}
+		/* Strings and addresses at fixed places of to[]. */
+		strcpy((char *)a.to, strs[it % 5]);
+		strcpy((char *)a.to + 32, strs[(it + 2) % 5]);
+		for (k = 0; k < 16; k++)
+			a.to[64 + k] = random() % 3 ? random() : 0;
+		if (a.b == 4) {
+			a.ts = 0xf;
+			v[0] = 0; v[1] = 32; v[2] = 0; v[3] = 32;
+		} else if (a.b == 5 || a.b == 8) {
+			a.ts = 0x1f;
+			for (k = 0; k < 5; k++)
+				v[k] = 64;
+		} else if (a.b == 6) {
+			a.ts = 0xc;
+			v[2] = 0;
+			v[3] = 32;
+		}
+		compare(&a, 64, "snprintf");
+		ck_assert_msg(!memcmp(kr.args.out, ur.args.out, sizeof(a.out)),
+			      "snprintf fmt %u: kernel '%.*s' uxdp '%.*s'", a.b, 64, kr.args.out,
+			      64, ur.args.out);
+	}
+}
+END_TEST
+
 static struct net_device *lo_by_index(int ifindex)
 {
 	return ifindex == 1 ? &lo : NULL;
@@ -366,6 +452,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_oracle_csum_diff);
 	tcase_add_test(tc, test_oracle_load_store_len);
 	tcase_add_test(tc, test_oracle_check_mtu_fib);
+	tcase_add_test(tc, test_oracle_snprintf);
 	suite_add_tcase(s, tc);
 	return s;
 }
