@@ -171,7 +171,7 @@ static void ipv6_pkt(const char *name, unsigned int len, const unsigned char *ex
 	ip6->saddr.s6_addr[0] = 0xfd, ip6->saddr.s6_addr[15] = 1;
 	ip6->daddr.s6_addr[0] = 0xfd, ip6->daddr.s6_addr[15] = 2;
 	memcpy(p + l3, ip6, 40);
-	if (len >= l3 + 40 + ext_len)
+	if (ext_len && len >= l3 + 40 + ext_len)
 		memcpy(p + l3 + 40, ext, ext_len);
 	if (len >= l3 + 40 + ext_len + 4)
 		put_l4(p + l3 + 40 + ext_len, proto);
@@ -287,7 +287,8 @@ static int cmp_keyed(const void *a, const void *b, void *ks)
 
 static void entries_sort(struct entries *e, unsigned int ks, unsigned int rec)
 {
-	qsort_r(e->buf, e->n, rec, cmp_keyed, &ks);
+	if (e->n)
+		qsort_r(e->buf, e->n, rec, cmp_keyed, &ks);
 }
 
 static int kernel_entries(int fd, unsigned int ks, unsigned int vs, struct entries *e)
