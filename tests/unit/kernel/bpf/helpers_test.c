@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include <linux/bpf.h>
+#include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/smp.h>
 
@@ -80,6 +81,71 @@ START_TEST(test_map_helpers)
 	ck_assert_int_eq(bpf_map_lookup_elem_proto.arg_type[1], ARG_PTR_TO_MAP_KEY);
 	ck_assert_int_eq(bpf_map_update_elem_proto.arg_type[2], ARG_PTR_TO_MAP_VALUE);
 	ck_assert(!bpf_map_update_elem_proto.gpl_only);
+}
+END_TEST
+
+/* The helpers on real maps: per-CPU lookups see the calling worker's slot. */
+START_TEST(test_map_helpers_real_maps)
+{
+	union bpf_attr pa = {
+		.map_type = BPF_MAP_TYPE_PERCPU_ARRAY,
+		.key_size = 4,
+		.value_size = 8,
+		.max_entries = 4,
+	};
+	union bpf_attr ha = {
+		.map_type = BPF_MAP_TYPE_HASH,
+		.key_size = 4,
+		.value_size = 8,
+		.max_entries = 2,
+	};
+	struct bpf_map *pc, *h;
+	u64 vals[NR_CPUS] = { 0 }, v = 5, *p;
+	u32 k = 2, k2 = 3, k3 = 4, big = 4;
+	unsigned int cpu;
+
+	pc = bpf_map_create(&pa);
+	ck_assert(!IS_ERR(pc));
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		vals[cpu] = 100 + cpu;
+	ck_assert_int_eq(bpf_map_update_value(pc, &k, vals, 0), 0);
+	p = (u64 *)(uintptr_t)call(&bpf_map_lookup_elem_proto, P(pc), P(&k), 0, 0, 0);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(*p, 100);
+	if (nr_cpu_ids > 1) {
+		uxdp_worker_bind_cpu(1);
+		p = (u64 *)(uintptr_t)call(&bpf_map_lookup_elem_proto, P(pc), P(&k), 0, 0, 0);
+		ck_assert_uint_eq(*p, 101);
+		/* An update from CPU 1 changes CPU 1's slot only. */
+		ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(pc), P(&k), P(&v),
+					    BPF_ANY, 0), 0);
+		ck_assert_int_eq(bpf_map_copy_value(pc, &k, vals, 0), 0);
+		ck_assert_uint_eq(vals[0], 100);
+		ck_assert_uint_eq(vals[1], 5);
+		uxdp_worker_bind_cpu(0);
+	}
+	ck_assert_uint_eq(call(&bpf_map_lookup_elem_proto, P(pc), P(&big), 0, 0, 0), 0);
+	ck_assert_int_eq((long)call(&bpf_map_delete_elem_proto, P(pc), P(&k), 0, 0, 0), -EINVAL);
+
+	h = bpf_map_create(&ha);
+	ck_assert(!IS_ERR(h));
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k), P(&v), BPF_EXIST, 0),
+			 -ENOENT);
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k), P(&v), BPF_NOEXIST,
+				    0), 0);
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k), P(&v), BPF_NOEXIST,
+				    0), -EEXIST);
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k2), P(&v), BPF_ANY, 0),
+			 0);
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k3), P(&v), BPF_ANY, 0),
+			 -E2BIG);
+	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k3), P(&v), 4, 0),
+			 -EINVAL);
+	ck_assert_int_eq((long)call(&bpf_map_delete_elem_proto, P(h), P(&k), 0, 0, 0), 0);
+	ck_assert_int_eq((long)call(&bpf_map_delete_elem_proto, P(h), P(&k), 0, 0, 0), -ENOENT);
+	bpf_map_put_with_uref(h);
+	bpf_map_put_with_uref(pc);
+	ck_assert_int_eq(bpf_map_alive_count(), 0);
 }
 END_TEST
 
@@ -348,6 +414,7 @@ Suite *uxdp_test_suite(void)
 	TCase *tc = tcase_create("helpers");
 
 	tcase_add_test(tc, test_map_helpers);
+	tcase_add_test(tc, test_map_helpers_real_maps);
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_smp_processor_id);
 	tcase_add_test(tc, test_prandom_seeded);
