@@ -159,7 +159,7 @@ int xdp_maps_prog(struct xdp_md *ctx)
 			bpf_ringbuf_submit(rec, 0);
 	}
 	record(10, bpf_ringbuf_output(&events, &val, sizeof(val), 0));
-	bpf_perf_event_output(ctx, &perf, BPF_F_CURRENT_CPU, &val, sizeof(val));
+	record(11, bpf_perf_event_output(ctx, &perf, BPF_F_CURRENT_CPU, &val, sizeof(val)));
 	return XDP_PASS;
 }
 

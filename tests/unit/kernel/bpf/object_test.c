@@ -201,6 +201,11 @@ START_TEST(test_refusals)
 	ck_assert_msg(err == EOPNOTSUPP || err == EINVAL, "errno %d", err);
 	ck_assert_msg(strstr(log, "kconfig") || strstr(log, "extern"), "%s", log);
 
+	err = open_fail("tests/bpf/differential/bad_kfunc.o", log, sizeof(log));
+	ck_assert_int_eq(err, EOPNOTSUPP);
+	ck_assert_msg(strstr(log, "kfunc_prog") && strstr(log, "insn 4") &&
+		      strstr(log, "bpf_xdp_metadata_rx_timestamp"), "%s", log);
+
 	err = open_fail("tests/bpf/differential/bad_tc.o", log, sizeof(log));
 	ck_assert_int_eq(err, EOPNOTSUPP);
 	ck_assert_msg(strstr(log, "tc_prog") && strstr(log, "'tc'"), "%s", log);
