@@ -152,7 +152,7 @@ static __always_inline bool bpf_range_ok(const void *lo, const void *hi, u64 add
 	return hi >= lo && a < span && size <= span - a;
 }
 
-static bool bpf_pkt_ok(const struct bpf_interp *st, u64 addr, u64 size)
+static __always_inline bool bpf_pkt_ok(const struct bpf_interp *st, u64 addr, u64 size)
 {
 	const struct xdp_buff *xdp = st->xdp;
 	const void *lo;
@@ -354,7 +354,18 @@ static __always_inline void bpf_atomic(u64 *regs, const struct bpf_insn *insn, u
  * The interpreter. Returns R0 of the program's final EXIT, or 0 with
  * st->reason set when the run was aborted.
  */
-static u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs, const struct bpf_insn *insn)
+/*
+ * GCC's global CSE merges the computed gotos into one dispatch jump, which
+ * defeats threading (the kernel builds core.c with -fno-gcse too).
+ */
+#if defined(__clang__)
+#define __no_fgcse
+#else
+#define __no_fgcse	__attribute__((optimize("-fno-gcse")))
+#endif
+
+static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
+				      const struct bpf_insn *insn)
 {
 #define OP_ALU(op)	[BPF_ALU64 | op | BPF_X] = &&ALU64_##op##_X, \
 			[BPF_ALU64 | op | BPF_K] = &&ALU64_##op##_K, \
@@ -429,10 +440,14 @@ static u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs, const struct bpf_in
 /* Region check of a checked access; aborts the run on a violation. */
 #define PROBE(a, sz)	({							\
 		rgn = vi->insn_aux[PC];						\
-		enum bpf_abort_reason __r = bpf_region_check(st, rgn, (a), (sz)); \
-		if (unlikely(__r != BPF_ABORT_NONE)) {				\
-			st->reason = __r;					\
-			return 0;						\
+		if (likely(BPF_RGN_KIND(rgn) == BPF_RGN_PKT && bpf_pkt_ok(st, (a), (sz)))) \
+			;	/* the common case, inline */			\
+		else {								\
+			enum bpf_abort_reason __r = bpf_region_check(st, rgn, (a), (sz)); \
+			if (unlikely(__r != BPF_ABORT_NONE)) {			\
+				st->reason = __r;				\
+				return 0;					\
+			}							\
 		}								\
 	})
 

@@ -1432,12 +1432,21 @@ static int check_alu(struct bpf_verifier_env *env, struct vstate *st, u32 i)
 			return -EACCES;
 		}
 		if (!is64) {
+			/* 32-bit SUB yields a meaningless scalar (privileged kernel) */
+			if (op == BPF_SUB) {
+				mark_scalar(dst);
+				return 0;
+			}
 			vinsn(env, i, "R%u 32-bit pointer arithmetic prohibited", insn->dst_reg);
 			return -EACCES;
 		}
-		if (op != BPF_ADD && !(op == BPF_SUB && is_ptr(dst))) {
-			vinsn(env, i, "R%u pointer arithmetic with %s operator prohibited",
-			      insn->dst_reg, op == BPF_SUB ? "sub from scalar" : "this");
+		if (op == BPF_SUB && !is_ptr(dst)) {
+			vinsn(env, i, "R%u tried to subtract pointer from scalar", insn->dst_reg);
+			return -EACCES;
+		}
+		if (op != BPF_ADD && op != BPF_SUB) {
+			vinsn(env, i, "R%u pointer arithmetic with this operator prohibited",
+			      insn->dst_reg);
 			return -EACCES;
 		}
 		switch (ptr->type) {

@@ -17,6 +17,8 @@
  *               BPF_XDP_DEVMAP
  *   -- c, -- no register offset: ignored (documentation in the suite)
  *
+ * --bench N (raw programs): also time N runs and print ns/run.
+ *
  * Modes: default (positive files), --negative (every file must be refused
  * by the assembler or the checker, see negative_exceptions), --strict
  * (uxdp's own files: error texts must match).
@@ -32,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/bpf.h>
@@ -251,12 +254,21 @@ enum outcome {
 	OUT_INTERNAL,
 };
 
+static long bench_runs;
+
 struct run_result {
 	enum outcome out;
 	char msg[8192];
 	u64 r0;
 	enum bpf_abort_reason reason;
 };
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
 
 static void run_file(const char *path, struct data_file *df, struct run_result *res)
 {
@@ -352,17 +364,23 @@ static void run_file(const char *path, struct data_file *df, struct run_result *
 				res->reason = n;
 	} else {
 		res->r0 = bpf_prog_run_raw(prog, mem, memlen, &res->reason);
+		if (bench_runs > 0) {
+			struct timespec t0, t1;
+			double ns;
+			long k;
+
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			for (k = 0; k < bench_runs; k++)
+				bpf_prog_run_raw(prog, mem, memlen, &res->reason);
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+			ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+			printf("# bench %s: %ld runs, %.1f ns/run\n", base_name(path), bench_runs,
+			       ns / bench_runs);
+		}
 	}
 	res->out = res->reason != BPF_ABORT_NONE ? OUT_ABORTED : OUT_RAN;
 	free(mem);
 	bpf_prog_put(prog);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -500,6 +518,8 @@ int main(int argc, char **argv)
 			negative = true;
 		} else if (!strcmp(argv[i], "--strict")) {
 			strict = true;
+		} else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
+			bench_runs = atol(argv[++i]);
 		} else {
 			if (access(argv[i], R_OK)) {
 				printf("1..0 # SKIP %s not found\n", argv[i]);
