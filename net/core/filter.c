@@ -22,11 +22,15 @@
  * Differs: bpf_fib_lookup() answers BPF_FIB_LKUP_RET_NOT_FWDED (after the
  *          kernel's argument checks) until a FIB fills bpf_fib_lookup_hook;
  *          bpf_check_mtu() finds devices other than xdp->rxq->dev only
- *          through bpf_dev_get_by_index_hook (-ENODEV without it), and in
- *          `prog run` rxq->dev may be NULL, so ifindex 0 gives -ENODEV
- *          there (the kernel's test_run uses loopback, mtu 65536);
- *          bpf_xdp_output (121) is a tracing helper in the kernel and is
- *          not offered to XDP programs, as there.
+ *          through bpf_dev_get_by_index_hook (-ENODEV without it); with
+ *          ifindex 0 it uses rxq->dev, which `prog run` (net/bpf/test_run.c)
+ *          makes a loopback-like device as the kernel's test_run does, and
+ *          -ENODEV if a caller leaves it NULL.
+ *          Helpers that take callbacks (bpf_loop 181, for_each_map_elem,
+ *          timers) are not offered: the interpreter cannot run callbacks
+ *          yet, so such programs are refused at load naming the helper.
+ * Not offered, as in the kernel: bpf_xdp_output (121, a tracing helper)
+ * and the skb helpers.
  */
 #include <errno.h>
 #include <string.h>
