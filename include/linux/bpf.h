@@ -154,6 +154,15 @@ int bpf_map_get_next_key_sys(struct bpf_map *map, void *key, void *next_key);
 int bpf_map_freeze(struct bpf_map *map);
 
 /* Shared by the map implementations (kernel: include/linux/bpf.h). */
+/* Keys and values may come from a program at any alignment (packet data). */
+static inline u32 bpf_get_u32(const void *p)
+{
+	u32 v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static inline bool bpf_map_flags_access_ok(u32 access_flags)
 {
 	return (access_flags & (BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG)) !=

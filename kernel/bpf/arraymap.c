@@ -151,7 +151,7 @@ static void array_map_free(struct bpf_map *map)
 static void *array_map_lookup_elem(struct bpf_map *map, void *key)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 
 	if (unlikely(index >= array->map.max_entries))
 		return NULL;
@@ -161,7 +161,7 @@ static void *array_map_lookup_elem(struct bpf_map *map, void *key)
 static void *percpu_array_map_lookup_elem(struct bpf_map *map, void *key)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 
 	if (unlikely(index >= array->map.max_entries))
 		return NULL;
@@ -172,7 +172,7 @@ static void *percpu_array_map_lookup_elem(struct bpf_map *map, void *key)
 static long array_map_update_elem(struct bpf_map *map, void *key, void *value, u64 map_flags)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 	void *val;
 
 	if (unlikely((map_flags & ~BPF_F_LOCK) > BPF_EXIST))
@@ -199,7 +199,7 @@ static long array_map_delete_elem(struct bpf_map *map, void *key)
 
 static int array_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
 {
-	u32 index = key ? *(u32 *)key : UINT32_MAX;
+	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
 	u32 *next = next_key;
 
 	if (index >= map->max_entries) {
@@ -236,7 +236,7 @@ static bool array_map_meta_equal(const struct bpf_map *meta0, const struct bpf_m
 static int percpu_array_map_lookup_elem_sys(struct bpf_map *map, void *key, void *value, u64 flags)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 	int cpu;
 
 	if (unlikely(index >= map->max_entries))
@@ -251,7 +251,7 @@ static int percpu_array_map_lookup_elem_sys(struct bpf_map *map, void *key, void
 static int percpu_array_map_update_elem_sys(struct bpf_map *map, void *key, void *value, u64 map_flags)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 	int cpu;
 
 	if (unlikely(map_flags > BPF_EXIST))
@@ -377,14 +377,14 @@ static long fd_array_map_update_elem(struct bpf_map *map, void *key, void *value
 static int fd_array_map_update_elem_sys(struct bpf_map *map, void *key, void *value, u64 map_flags)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key, ufd;
+	u32 index = bpf_get_u32(key), ufd;
 	void *new_ptr, *old_ptr;
 
 	if (map_flags != BPF_ANY)
 		return -EINVAL;
 	if (index >= map->max_entries)
 		return -E2BIG;
-	ufd = *(u32 *)value;
+	ufd = bpf_get_u32(value);
 	new_ptr = map->ops->map_fd_get_ptr(map, ufd);
 	if (IS_ERR(new_ptr))
 		return PTR_ERR(new_ptr);
@@ -398,7 +398,7 @@ static int fd_array_map_update_elem_sys(struct bpf_map *map, void *key, void *va
 static long fd_array_map_delete_elem(struct bpf_map *map, void *key)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 	void *old_ptr;
 
 	if (index >= map->max_entries)
@@ -414,7 +414,7 @@ static long fd_array_map_delete_elem(struct bpf_map *map, void *key)
 static int fd_array_map_lookup_elem_sys(struct bpf_map *map, void *key, void *value, u64 flags)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 	void *ptr;
 
 	if (map->map_type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
@@ -670,7 +670,7 @@ static struct bpf_map *array_of_map_alloc(union bpf_attr *attr)
 static void *array_of_map_lookup_elem(struct bpf_map *map, void *key)
 {
 	struct bpf_array *array = to_array(map);
-	u32 index = *(u32 *)key;
+	u32 index = bpf_get_u32(key);
 
 	if (unlikely(index >= map->max_entries))
 		return NULL;

@@ -87,7 +87,7 @@ static void cpu_map_free(struct bpf_map *map)
 static void *cpu_map_lookup_elem(struct bpf_map *map, void *key)
 {
 	struct bpf_cpu_map *cmap = to_cmap(map);
-	u32 key_cpu = *(u32 *)key;
+	u32 key_cpu = bpf_get_u32(key);
 
 	if (key_cpu >= map->max_entries || !READ_ONCE(cmap->entries[key_cpu].used))
 		return NULL;
@@ -114,7 +114,7 @@ static long cpu_map_update_elem(struct bpf_map *map, void *key, void *value, u64
 	struct bpf_cpu_map *cmap = to_cmap(map);
 	struct bpf_cpumap_val cpumap_value = {};
 	struct bpf_prog *prog = NULL;
-	u32 key_cpu = *(u32 *)key;
+	u32 key_cpu = bpf_get_u32(key);
 
 	memcpy(&cpumap_value, value, map->value_size);
 	if (unlikely(map_flags > BPF_EXIST))
@@ -145,7 +145,7 @@ static long cpu_map_update_elem(struct bpf_map *map, void *key, void *value, u64
 
 static long cpu_map_delete_elem(struct bpf_map *map, void *key)
 {
-	u32 key_cpu = *(u32 *)key;
+	u32 key_cpu = bpf_get_u32(key);
 
 	if (key_cpu >= map->max_entries)
 		return -EINVAL;
@@ -155,7 +155,7 @@ static long cpu_map_delete_elem(struct bpf_map *map, void *key)
 
 static int cpu_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
 {
-	u32 index = key ? *(u32 *)key : UINT32_MAX;
+	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
 	u32 *next = next_key;
 
 	if (index >= map->max_entries) {

@@ -215,7 +215,7 @@ static struct bpf_dtab_netdev *__dev_map_lookup_elem(struct bpf_map *map, u32 ke
 
 static void *dev_map_lookup_elem(struct bpf_map *map, void *key)
 {
-	struct bpf_dtab_netdev *obj = __dev_map_lookup_elem(map, *(u32 *)key);
+	struct bpf_dtab_netdev *obj = __dev_map_lookup_elem(map, bpf_get_u32(key));
 
 	return obj ? obj->val : NULL;
 }
@@ -226,7 +226,7 @@ static long dev_map_update_elem(struct bpf_map *map, void *key, void *value, u64
 	struct bpf_devmap_val val = {};
 	struct bpf_dtab_netdev *dev = NULL, *old_dev;
 	struct bpf_prog *old_prog = NULL;
-	u32 i = *(u32 *)key;
+	u32 i = bpf_get_u32(key);
 	int err;
 
 	if (unlikely(map_flags > BPF_EXIST))
@@ -277,7 +277,7 @@ static long dev_map_delete_elem(struct bpf_map *map, void *key)
 	struct bpf_dtab *dtab = to_dtab(map);
 	struct bpf_dtab_netdev *old_dev;
 	struct bpf_prog *old_prog = NULL;
-	u32 k = *(u32 *)key;
+	u32 k = bpf_get_u32(key);
 
 	if (k >= map->max_entries)
 		return -EINVAL;
@@ -295,7 +295,7 @@ static long dev_map_delete_elem(struct bpf_map *map, void *key)
 
 static int dev_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
 {
-	u32 index = key ? *(u32 *)key : UINT32_MAX;
+	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
 	u32 *next = next_key;
 
 	if (index >= map->max_entries) {
@@ -337,7 +337,7 @@ static struct bpf_dtab_netdev *__dev_map_hash_lookup_elem(struct bpf_map *map, u
 
 static void *dev_map_hash_lookup_elem(struct bpf_map *map, void *key)
 {
-	struct bpf_dtab_netdev *obj = __dev_map_hash_lookup_elem(map, *(u32 *)key);
+	struct bpf_dtab_netdev *obj = __dev_map_hash_lookup_elem(map, bpf_get_u32(key));
 
 	return obj ? obj->val : NULL;
 }
@@ -370,7 +370,7 @@ static long dev_map_hash_update_elem(struct bpf_map *map, void *key, void *value
 	struct bpf_dtab_netdev *dev, *old_dev;
 	struct bpf_devmap_val val = {};
 	struct bpf_prog *old_prog = NULL;
-	u32 idx = *(u32 *)key;
+	u32 idx = bpf_get_u32(key);
 	int err = -EEXIST;
 
 	memcpy(&val, value, map->value_size);
@@ -422,7 +422,7 @@ static long dev_map_hash_delete_elem(struct bpf_map *map, void *key)
 	int ret = -ENOENT;
 
 	pthread_spin_lock(&dtab->index_lock);
-	old_dev = __dev_map_hash_lookup_elem(map, *(u32 *)key);
+	old_dev = __dev_map_hash_lookup_elem(map, bpf_get_u32(key));
 	if (old_dev) {
 		dtab->items--;
 		dev_map_hash_unlink(dtab, old_dev);
@@ -446,7 +446,7 @@ static int dev_map_hash_get_next_key(struct bpf_map *map, void *key, void *next_
 
 	pthread_spin_lock(&dtab->index_lock);
 	if (key) {
-		u32 idx = *(u32 *)key;
+		u32 idx = bpf_get_u32(key);
 
 		dev = __dev_map_hash_lookup_elem(map, idx);
 		if (dev) {

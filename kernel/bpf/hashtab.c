@@ -951,7 +951,7 @@ static int htab_of_map_update_elem_sys(struct bpf_map *map, void *key, void *val
 	void *ptr;
 	int ret;
 
-	ptr = bpf_map_fd_get_ptr(map, *(u32 *)value);
+	ptr = bpf_map_fd_get_ptr(map, bpf_get_u32(value));
 	if (IS_ERR(ptr))
 		return PTR_ERR(ptr);
 	ret = htab_map_update_elem(map, key, &ptr, map_flags);

@@ -76,6 +76,17 @@ static inline void *trie_value(const struct lpm_trie *trie, u32 idx)
 	return trie->values + (size_t)(idx - 1) * trie->value_stride;
 }
 
+/* Keys from programs may sit at any alignment (e.g. in packet data). */
+static inline u32 lpm_key_prefixlen(const struct bpf_lpm_trie_key_u8 *key)
+{
+	return bpf_get_u32(key);
+}
+
+static inline const u8 *lpm_key_data(const struct bpf_lpm_trie_key_u8 *key)
+{
+	return (const u8 *)key + sizeof(u32);
+}
+
 static inline int extract_bit(const u8 *data, size_t index)
 {
 	return !!(data[index / 8] & (1 << (7 - (index % 8))));
@@ -85,11 +96,11 @@ static inline int extract_bit(const u8 *data, size_t index)
 static u32 longest_prefix_match(const struct lpm_trie *trie, const struct lpm_trie_node *node,
 				const struct bpf_lpm_trie_key_u8 *key)
 {
-	u32 limit = min(node->prefixlen, key->prefixlen);
+	u32 limit = min(node->prefixlen, lpm_key_prefixlen(key));
 	u32 prefixlen = 0, i;
 
 	for (i = 0; i < trie->data_size; i++) {
-		u8 diff = node->data[i] ^ key->data[i];
+		u8 diff = node->data[i] ^ lpm_key_data(key)[i];
 
 		if (diff) {
 			prefixlen += __builtin_clz((u32)diff) - 24;
@@ -108,7 +119,7 @@ static void *trie_lookup_elem(struct bpf_map *map, void *_key)
 	struct bpf_lpm_trie_key_u8 *key = _key;
 	u32 idx, found = LPM_NONE, steps;
 
-	if (key->prefixlen > trie->max_prefixlen)
+	if (lpm_key_prefixlen(key) > trie->max_prefixlen)
 		return NULL;
 
 	idx = __atomic_load_n(&trie->root, __ATOMIC_ACQUIRE);
@@ -126,7 +137,7 @@ static void *trie_lookup_elem(struct bpf_map *map, void *_key)
 			found = idx;
 		if (node->prefixlen >= trie->max_prefixlen)
 			break;
-		idx = __atomic_load_n(&node->child[extract_bit(key->data, node->prefixlen)],
+		idx = __atomic_load_n(&node->child[extract_bit(lpm_key_data(key), node->prefixlen)],
 				      __ATOMIC_ACQUIRE);
 	}
 	return found ? trie_value(trie, found) : NULL;
@@ -181,7 +192,7 @@ static long trie_update_elem(struct bpf_map *map, void *_key, void *value, u64 f
 
 	if (unlikely(flags > BPF_EXIST))
 		return -EINVAL;
-	if (key->prefixlen > trie->max_prefixlen)
+	if (lpm_key_prefixlen(key) > trie->max_prefixlen)
 		return -EINVAL;
 
 	pthread_spin_lock(&trie->lock);
@@ -191,17 +202,17 @@ static long trie_update_elem(struct bpf_map *map, void *_key, void *value, u64 f
 		goto out;
 	}
 	new_node = trie_node(trie, new_idx);
-	new_node->prefixlen = key->prefixlen;
-	memcpy(new_node->data, key->data, trie->data_size);
+	new_node->prefixlen = lpm_key_prefixlen(key);
+	memcpy(new_node->data, lpm_key_data(key), trie->data_size);
 
 	slot = &trie->root;
 	while ((idx = *slot)) {
 		node = trie_node(trie, idx);
 		matchlen = longest_prefix_match(trie, node, key);
-		if (node->prefixlen != matchlen || node->prefixlen == key->prefixlen ||
+		if (node->prefixlen != matchlen || node->prefixlen == lpm_key_prefixlen(key) ||
 		    node->prefixlen == trie->max_prefixlen)
 			break;
-		slot = &node->child[extract_bit(key->data, node->prefixlen)];
+		slot = &node->child[extract_bit(lpm_key_data(key), node->prefixlen)];
 	}
 
 	if (!idx) {
@@ -235,7 +246,7 @@ static long trie_update_elem(struct bpf_map *map, void *_key, void *value, u64 f
 	if (ret)
 		goto out;
 
-	if (matchlen == key->prefixlen) {
+	if (matchlen == lpm_key_prefixlen(key)) {
 		new_node->child[extract_bit(node->data, matchlen)] = idx;
 		__atomic_store_n(slot, new_idx, __ATOMIC_RELEASE);
 		goto out;
@@ -251,7 +262,7 @@ static long trie_update_elem(struct bpf_map *map, void *_key, void *value, u64 f
 	im_node->prefixlen = matchlen;
 	im_node->flags |= LPM_TREE_NODE_FLAG_IM;
 	memcpy(im_node->data, node->data, trie->data_size);
-	if (extract_bit(key->data, matchlen)) {
+	if (extract_bit(lpm_key_data(key), matchlen)) {
 		im_node->child[0] = idx;
 		im_node->child[1] = new_idx;
 	} else {
@@ -276,7 +287,7 @@ static long trie_delete_elem(struct bpf_map *map, void *_key)
 	u32 matchlen = 0;
 	int ret = 0;
 
-	if (key->prefixlen > trie->max_prefixlen)
+	if (lpm_key_prefixlen(key) > trie->max_prefixlen)
 		return -EINVAL;
 
 	pthread_spin_lock(&trie->lock);
@@ -285,14 +296,14 @@ static long trie_delete_elem(struct bpf_map *map, void *_key)
 	while ((idx = *trim)) {
 		node = trie_node(trie, idx);
 		matchlen = longest_prefix_match(trie, node, key);
-		if (node->prefixlen != matchlen || node->prefixlen == key->prefixlen)
+		if (node->prefixlen != matchlen || node->prefixlen == lpm_key_prefixlen(key))
 			break;
 		parent = node;
 		parent_idx = idx;
 		trim2 = trim;
-		trim = &node->child[extract_bit(key->data, node->prefixlen)];
+		trim = &node->child[extract_bit(lpm_key_data(key), node->prefixlen)];
 	}
-	if (!idx || node->prefixlen != key->prefixlen || node->prefixlen != matchlen ||
+	if (!idx || node->prefixlen != lpm_key_prefixlen(key) || node->prefixlen != matchlen ||
 	    (node->flags & LPM_TREE_NODE_FLAG_IM)) {
 		ret = -ENOENT;
 		goto out;
@@ -339,16 +350,16 @@ static int trie_get_next_key(struct bpf_map *map, void *_key, void *_next_key)
 		err = -ENOENT;
 		goto out;
 	}
-	if (!key || key->prefixlen > trie->max_prefixlen)
+	if (!key || lpm_key_prefixlen(key) > trie->max_prefixlen)
 		goto find_leftmost;
 
 	for (idx = search_root; idx;) {
 		node = trie_node(trie, idx);
 		node_stack[++stack_ptr] = idx;
 		matchlen = longest_prefix_match(trie, node, key);
-		if (node->prefixlen != matchlen || node->prefixlen == key->prefixlen)
+		if (node->prefixlen != matchlen || node->prefixlen == lpm_key_prefixlen(key))
 			break;
-		idx = node->child[extract_bit(key->data, node->prefixlen)];
+		idx = node->child[extract_bit(lpm_key_data(key), node->prefixlen)];
 	}
 	/* an exact match only (6.13+; older kernels compared key->prefixlen) */
 	if (!idx || trie_node(trie, idx)->prefixlen != matchlen ||
@@ -389,8 +400,8 @@ find_leftmost:
 	}
 do_copy:
 	node = trie_node(trie, next_idx);
-	next_key->prefixlen = node->prefixlen;
-	memcpy(next_key->data, node->data, trie->data_size);
+	memcpy(next_key, &node->prefixlen, sizeof(u32));
+	memcpy((u8 *)next_key + sizeof(u32), node->data, trie->data_size);
 out:
 	pthread_spin_unlock(&trie->lock);
 	return err;

@@ -72,7 +72,7 @@ static int xsk_map_lookup_elem_sys(struct bpf_map *map, void *key, void *value, 
 static long xsk_map_update_elem(struct bpf_map *map, void *key, void *value, u64 map_flags)
 {
 	struct xsk_map *m = to_xsk_map(map);
-	u32 i = *(u32 *)key, fd = *(u32 *)value, old;
+	u32 i = bpf_get_u32(key), fd = bpf_get_u32(value), old;
 
 	if (unlikely(map_flags > BPF_EXIST))
 		return -EINVAL;
@@ -92,7 +92,7 @@ static long xsk_map_update_elem(struct bpf_map *map, void *key, void *value, u64
 static long xsk_map_delete_elem(struct bpf_map *map, void *key)
 {
 	struct xsk_map *m = to_xsk_map(map);
-	u32 k = *(u32 *)key;
+	u32 k = bpf_get_u32(key);
 
 	if (k >= map->max_entries)
 		return -EINVAL;
@@ -102,7 +102,7 @@ static long xsk_map_delete_elem(struct bpf_map *map, void *key)
 
 static int xsk_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
 {
-	u32 index = key ? *(u32 *)key : UINT32_MAX;
+	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
 	u32 *next = next_key;
 
 	if (index >= map->max_entries) {
