@@ -217,38 +217,65 @@ static inline void object_prep(struct kmem_cache *s, void *obj, gfp_t flags)
 		memset(obj, 0, s->object_size);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+/* Empty magazine: refill it from the depot (growing the cache if needed). */
+static noinline void *kmem_cache_alloc_refill(struct kmem_cache *s, struct kmem_cache_cpu *c,
+					      gfp_t flags)
 {
-	struct kmem_cache_cpu *c = &s->cpu[smp_processor_id()];
 	void *obj;
 
-	if (unlikely(should_fail(UXDP_FAULT_SLAB, flags)))
+	c->avail = cache_refill(s, c->entry, SLAB_BATCH);
+	if (unlikely(!c->avail))
 		return NULL;
-	if (unlikely(!c->avail)) {
-		c->avail = cache_refill(s, c->entry, SLAB_BATCH);
-		if (unlikely(!c->avail))
-			return NULL;
-	}
 	obj = c->entry[--c->avail];
 	c->allocs++;
 	object_prep(s, obj, flags);
 	return obj;
 }
 
+static noinline void *kmem_cache_alloc_fault(struct kmem_cache *s, gfp_t flags)
+{
+	if (should_fail(UXDP_FAULT_SLAB, flags))
+		return NULL;
+	return kmem_cache_alloc(s, flags | __GFP_NOFAULT);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	struct kmem_cache_cpu *c;
+	void *obj;
+
+	/* Fast path: one flag test, then a pop from this CPU's magazine. */
+	if (unlikely(READ_ONCE(uxdp_fault_armed)) && !(flags & __GFP_NOFAULT))
+		return kmem_cache_alloc_fault(s, flags);
+	c = &s->cpu[smp_processor_id()];
+	if (unlikely(!c->avail))
+		return kmem_cache_alloc_refill(s, c, flags | __GFP_NOFAULT);
+	obj = c->entry[--c->avail];
+	c->allocs++;
+	object_prep(s, obj, flags);
+	return obj;
+}
+
+/* Full magazine: move the oldest SLAB_BATCH objects to the depot. */
+static noinline void kmem_cache_free_flush(struct kmem_cache *s, struct kmem_cache_cpu *c)
+{
+	cache_flush(s, c->entry, SLAB_BATCH);
+	memmove(c->entry, c->entry + SLAB_BATCH, (c->avail - SLAB_BATCH) * sizeof(void *));
+	c->avail -= SLAB_BATCH;
+}
+
 void kmem_cache_free(struct kmem_cache *s, void *obj)
 {
 	struct kmem_cache_cpu *c;
 
-	if (!obj)
+	if (unlikely(!obj))
 		return;
-	c = &s->cpu[smp_processor_id()];
 	BUG_ON_MSG(virt_to_head_page(obj)->slab_cache != s,
 		   "kmem_cache_free() of an object from another cache");
 	kasan_poison(obj, s->size);
-	if (unlikely(c->avail == SLAB_MAG_SIZE)) {
-		c->avail -= SLAB_BATCH;
-		cache_flush(s, &c->entry[c->avail], SLAB_BATCH);
-	}
+	c = &s->cpu[smp_processor_id()];
+	if (unlikely(c->avail == SLAB_MAG_SIZE))
+		kmem_cache_free_flush(s, c);
 	c->entry[c->avail++] = obj;
 	c->frees++;
 }
