@@ -398,6 +398,8 @@ static int compare_ringbuf(int kfd, unsigned int uid, const char *name, const ch
 	ring_buffer__consume(rb);
 	ring_buffer__free(rb);
 	uxdp_bpf_ringbuf_consume(uid, uxdp_record, &ur);
+	if (getenv("UXDP_TEST_VERBOSE"))
+		fprintf(stderr, "  %s: ringbuf %s: %u/%u records\n", ctxname, name, kr.n, ur.n);
 	if (kr.n != ur.n || kr.used != ur.used || memcmp(kr.buf, ur.buf, kr.used)) {
 		fprintf(stderr, "  %s: ringbuf %s: kernel %u records (%u bytes), uxdp %u (%u bytes)\n",
 			ctxname, name, kr.n, kr.used, ur.n, ur.used);
