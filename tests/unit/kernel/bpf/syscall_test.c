@@ -83,6 +83,8 @@ START_TEST(test_map_info_vs_kernel)
 		{ BPF_MAP_TYPE_LPM_TRIE, 8, 8, 16, BPF_F_NO_PREALLOC },
 		{ BPF_MAP_TYPE_RINGBUF, 0, 0, 4096, 0 },
 		{ BPF_MAP_TYPE_ARRAY, 4, 4, 1, BPF_F_RDONLY },
+		{ BPF_MAP_TYPE_LRU_HASH, 4, 8, 5, BPF_F_NO_COMMON_LRU },	/* rounded per CPU */
+		{ BPF_MAP_TYPE_DEVMAP_HASH, 4, 8, 5, 0 },
 	};
 	unsigned int i;
 
