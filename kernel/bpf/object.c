@@ -779,7 +779,9 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
 	if (bpf_program__type(p) != BPF_PROG_TYPE_XDP)
 		return obj_err(obj, "prog '%s': section '%s' is not an XDP program (only SEC(\"xdp\") and SEC(\"xdp.frags\") are supported)",
 			       name, sec), -EOPNOTSUPP;
-	op->frags = bpf_program__flags(p) & BPF_F_XDP_HAS_FRAGS;
+	/* libbpf adds BPF_F_XDP_HAS_FRAGS for "xdp.frags[/...]" only at load */
+	op->frags = (bpf_program__flags(p) & BPF_F_XDP_HAS_FRAGS) ||
+		    !strcmp(sec, "xdp.frags") || !strncmp(sec, "xdp.frags/", 10);
 
 	for (i = 1; i < obj->nr_syms; i++) {
 		const char *sname;

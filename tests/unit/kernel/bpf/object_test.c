@@ -171,6 +171,23 @@ START_TEST(test_subprog_linking)
 }
 END_TEST
 
+START_TEST(test_frags_flag)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_frags.o");
+	struct uxdp_bpf_prog_desc d;
+	unsigned int i, frags = 0;
+
+	for (i = 0; i < uxdp_bpf_object_prog_cnt(obj); i++) {
+		ck_assert_int_eq(uxdp_bpf_object_prog(obj, i, &d), 0);
+		ck_assert_int_eq(d.frags, !strcmp(d.sec, "xdp.frags"));
+		ck_assert_int_eq(bpf_prog_get(d.id)->aux->xdp_has_frags, d.frags);
+		frags += d.frags;
+	}
+	ck_assert_uint_eq(frags, 1);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
 START_TEST(test_prog_array_slots)
 {
 	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_maps.o");
@@ -441,6 +458,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_xdp1_model);
 	tcase_add_test(tc, test_globals);
 	tcase_add_test(tc, test_subprog_linking);
+	tcase_add_test(tc, test_frags_flag);
 	tcase_add_test(tc, test_prog_array_slots);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_oob_runtime);
