@@ -307,6 +307,11 @@ START_TEST(test_trace_printk_formats)
 	printk3("%pI6|%pi6", P(ip6), P(ip6), 0);
 	ck_assert_str_eq(pipe_line(), "2001:0db8:0000:0000:0000:0000:0000:0001|"
 				      "20010db8000000000000000000000001\n");
+	/* Prepared strings ignore the width, as the kernel's bstr_printf does. */
+	probe_base = ip4;
+	probe_len = 4;
+	printk3("[%16pI4]", P(ip4), 0, 0);
+	ck_assert_str_eq(pipe_line(), "[192.0.2.1]\n");
 	/* Unreadable address: printed as zeros. */
 	printk3("%pI4", 16, 0, 0);
 	ck_assert_str_eq(pipe_line(), "0.0.0.0\n");
@@ -388,6 +393,24 @@ START_TEST(test_trace_vprintk_and_snprintf)
 	ck_assert_int_eq((long)call(&bpf_snprintf_proto, P(out), 3, P("v=%d%d"), P(args), 16), 5);
 	ck_assert_str_eq(out, "v=");
 	ck_assert_int_eq((long)call(&bpf_snprintf_proto, 0, 0, P("abc"), 0, 0), 4);
+	/*
+	 * Kernel quirk: a prepared string (%pI4) met after the buffer is full
+	 * is not counted, and the next argument is read from its bytes.
+	 */
+	{
+		static const u8 ip[4] = { 10, 0, 0, 1 };
+		u64 a2[2] = { P(ip), 7 };
+
+		bpf_probe_read_limit = test_probe_limit;
+		probe_base = ip;
+		probe_len = 4;
+		ck_assert_int_eq((long)call(&bpf_snprintf_proto, P(out), sizeof(out),
+					    P("ab%pI4-%d"), P(a2), 16), 13);
+		ck_assert_str_eq(out, "ab10.0.0.1-7");
+		ck_assert_int_eq((long)call(&bpf_snprintf_proto, P(out), 2, P("ab%pI4-%c"),
+					    P(a2), 16), 5);
+		bpf_probe_read_limit = NULL;
+	}
 	ck_assert_int_eq((long)call(&bpf_snprintf_proto, P(out), sizeof(out), P("%d"), P(args),
 				    0), -EINVAL);
 	ck_assert(bpf_snprintf_proto.gpl_only && bpf_trace_printk_proto.gpl_only);
