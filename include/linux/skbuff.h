@@ -528,6 +528,22 @@ static inline bool skb_unref(struct sk_buff *skb)
 
 /* ---- allocation and freeing ---- */
 
+/**
+ * skb_clear_to_tail() - memset(skb, 0, offsetof(struct sk_buff, tail))
+ * @skb: a struct from skbuff_cache about to be built
+ *
+ * What the kernel open-codes before __build_skb_around(). Done through a
+ * libc call on purpose: for this constant size gcc inlines `rep stosq`,
+ * whose start-up cost (~15 ns on AMD Zen) dwarfs the 200-byte store.
+ */
+static inline void skb_clear_to_tail(struct sk_buff *skb)
+{
+	size_t n = offsetof(struct sk_buff, tail);
+
+	__asm__("" : "+r"(n));	/* hide the constant from the inliner */
+	memset(skb, 0, n);
+}
+
 struct sk_buff *__alloc_skb(unsigned int size, gfp_t priority, int flags, int node);
 
 static inline struct sk_buff *alloc_skb(unsigned int size, gfp_t priority)

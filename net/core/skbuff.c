@@ -135,7 +135,7 @@ struct sk_buff *__alloc_skb(unsigned int size, gfp_t gfp_mask, int flags, int no
 	if (unlikely(!data))
 		goto err_free_skb;
 	/* Rounding slack goes to tailroom: shinfo sits at the real end. */
-	memset(skb, 0, offsetof(struct sk_buff, tail));
+	skb_clear_to_tail(skb);
 	__finalize_skb_around(skb, data, size);
 	return skb;
 
@@ -184,7 +184,7 @@ struct sk_buff *build_skb(void *data, unsigned int frag_size)
 
 	if (unlikely(!skb))
 		return NULL;
-	memset(skb, 0, offsetof(struct sk_buff, tail));
+	skb_clear_to_tail(skb);
 	return build_skb_around(skb, data, frag_size);
 }
 
@@ -209,7 +209,7 @@ u32 napi_skb_cache_get_bulk(void **skbs, u32 n)
 		}
 	}
 	for (u32 i = 0; i < got; i++)
-		memset(skbs[i], 0, offsetof(struct sk_buff, tail));
+		skb_clear_to_tail(skbs[i]);
 	return got;
 }
 

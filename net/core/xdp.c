@@ -223,7 +223,7 @@ struct sk_buff *xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct net_devi
 
 	if (unlikely(!skb))
 		return NULL;
-	memset(skb, 0, offsetof(struct sk_buff, tail));
+	skb_clear_to_tail(skb);
 	return __xdp_build_skb_from_frame(xdpf, skb, dev);
 }
 

@@ -3,8 +3,8 @@
  * `uxdp-bench skb`: the memory core's two benchmarks.
  *
  * 1. ns per skb alloc+free, one by one vs bulk of 8, 16, 64 (the veth
- *    change of 5.12): one by one is kmem_cache_alloc() + memset up to
- *    ->tail per skb (xdp_build_skb_from_frame()); bulk is one
+ *    change of 5.12): one by one is kmem_cache_alloc() + skb_clear_to_tail()
+ *    (memset up to ->tail) per skb, as xdp_build_skb_from_frame(); bulk is one
  *    xdp_alloc_skb_bulk(__GFP_ZERO) per batch. Both then build the skb
  *    around a page (build_skb_around()) and free it (consume_skb()), and
  *    the same is reported for the bare struct (alloc + free only).
@@ -50,7 +50,7 @@ static double run_alloc(int batch, bool build)
 			skbs[0] = kmem_cache_alloc(skbuff_cache, GFP_ATOMIC);
 			if (!skbs[0])
 				abort();
-			memset(skbs[0], 0, offsetof(struct sk_buff, tail));
+			skb_clear_to_tail(skbs[0]);
 		} else if (xdp_alloc_skb_bulk(skbs, batch, GFP_ATOMIC | __GFP_ZERO)) {
 			abort();
 		}
