@@ -92,23 +92,52 @@ static inline int extract_bit(const u8 *data, size_t index)
 	return !!(data[index / 8] & (1 << (7 - (index % 8))));
 }
 
-/* Bits of @node's prefix that match @key, up to min(node, key) prefixlen. */
+/*
+ * Bits of @node's prefix that match @key, up to min(node, key) prefixlen.
+ * Compares 8, 4, 2 then 1 bytes at a time as big-endian words, like the
+ * kernel's __longest_prefix_match().
+ */
 static u32 longest_prefix_match(const struct lpm_trie *trie, const struct lpm_trie_node *node,
 				const struct bpf_lpm_trie_key_u8 *key)
 {
 	u32 limit = min(node->prefixlen, lpm_key_prefixlen(key));
-	u32 prefixlen = 0, i;
+	const u8 *kd = lpm_key_data(key);
+	u32 prefixlen = 0, i = 0;
 
-	for (i = 0; i < trie->data_size; i++) {
-		u8 diff = node->data[i] ^ lpm_key_data(key)[i];
+	while (trie->data_size >= i + 8) {
+		u64 a, b, diff;
 
-		if (diff) {
-			prefixlen += __builtin_clz((u32)diff) - 24;
-			break;
-		}
+		memcpy(&a, node->data + i, 8);
+		memcpy(&b, kd + i, 8);
+		diff = __builtin_bswap64(a ^ b);
+		if (diff)
+			return min(prefixlen + __builtin_clzll(diff), limit);
+		prefixlen += 64;
+		if (prefixlen >= limit)
+			return limit;
+		i += 8;
+	}
+	if (trie->data_size >= i + 4) {
+		u32 a, b, diff;
+
+		memcpy(&a, node->data + i, 4);
+		memcpy(&b, kd + i, 4);
+		diff = __builtin_bswap32(a ^ b);
+		if (diff)
+			return min(prefixlen + __builtin_clz(diff), limit);
+		prefixlen += 32;
+		if (prefixlen >= limit)
+			return limit;
+		i += 4;
+	}
+	for (; i < trie->data_size; i++) {
+		u8 diff = node->data[i] ^ kd[i];
+
+		if (diff)
+			return min(prefixlen + __builtin_clz((u32)diff) - 24, limit);
 		prefixlen += 8;
 		if (prefixlen >= limit)
-			break;
+			return limit;
 	}
 	return min(prefixlen, limit);
 }
