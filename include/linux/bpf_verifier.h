@@ -31,6 +31,7 @@
 #define _UXDP_LINUX_BPF_VERIFIER_H
 
 #include <linux/bpf.h>
+#include <linux/compiler.h>
 
 #define BPF_PROBE_MEM		0x20	/* LDX/ST/STX: run-time checked access */
 #define BPF_PROBE_MEMSX		0xa0	/* LDX: checked sign-extending load */
@@ -113,5 +114,205 @@ struct bpf_verifier_info {
 };
 
 void bpf_verifier_info_free(struct bpf_verifier_info *vi);
+
+/* ---- checker internals: kernel/bpf/{verifier,cfg,states,fixups}.c --------
+ * Shared only by the checker's files (the kernel keeps them in this header
+ * too). Register types are the kernel's enum bpf_reg_type names.
+ */
+#define MAX_SUBPROGS		256
+#define WIDEN_STATES		16	/* states per insn before widening */
+#define MAX_STATES		64	/* states kept per insn */
+#define BPF_COMPLEXITY_LIMIT_INSNS	1000000
+#define STACK_SLOTS		(MAX_BPF_STACK / 8)
+
+static inline u32 bpf_size_to_bytes(u8 size)
+{
+	return size == BPF_B ? 1 : size == BPF_H ? 2 : size == BPF_W ? 4 : 8;
+}
+
+enum bpf_reg_type {
+	NOT_INIT = 0,
+	SCALAR_VALUE,
+	PTR_TO_CTX,
+	CONST_PTR_TO_MAP,
+	PTR_TO_MAP_VALUE,
+	PTR_TO_MAP_VALUE_OR_NULL,
+	CONST_PTR_TO_MAP_OR_NULL,	/* lookup in an *_OF_MAPS map */
+	PTR_TO_STACK,
+	PTR_TO_PACKET,
+	PTR_TO_PACKET_META,
+	PTR_TO_PACKET_END,
+	PTR_TO_MEM,			/* raw test program memory */
+	PTR_TO_FUNC,
+	PTR_TO_ALLOC_MEM,		/* ringbuf record */
+	PTR_TO_ALLOC_MEM_OR_NULL,
+};
+
+struct bpf_reg_state {
+	u8 type;		/* enum bpf_reg_type */
+	u8 frameno;		/* PTR_TO_STACK: whose frame */
+	bool var;		/* value (scalar) / offset (pointer) unknown */
+	u32 id;			/* *_OR_NULL: set shared by copies */
+	s64 off;		/* scalar value or pointer offset, when !var */
+	u32 mem_size;		/* PTR_TO_ALLOC_MEM */
+	struct bpf_map *map;	/* map pointer / map value / alloc mem */
+};
+
+struct bpf_stack_state {
+	u8 init;		/* bit i: byte i (from the slot's low address) written */
+	bool spilled;		/* holds a whole spilled register */
+	struct bpf_reg_state spill;
+};
+
+struct bpf_func_state {
+	struct bpf_reg_state regs[MAX_BPF_REG];
+	struct bpf_stack_state stack[STACK_SLOTS];	/* slot i: [fp - 8(i+1), fp - 8i) */
+	u32 callsite;		/* insn of the call, or U32_MAX for main */
+	u32 subprog;
+};
+
+struct bpf_verifier_state {
+	u32 curframe;
+	struct bpf_func_state *frame[MAX_CALL_FRAMES];
+};
+
+struct bpf_verifier_state_list {
+	struct bpf_verifier_state_list *next;
+	struct bpf_verifier_state st;
+};
+
+enum bpf_access_kind {
+	ACC_NONE,
+	ACC_PROVEN,
+	ACC_CHECKED,
+	ACC_CTX,
+};
+
+struct bpf_insn_aux_data {
+	bool prune_point;
+	bool seen;
+	bool is_ldimm_second;
+	u8 access;		/* enum bpf_access_kind */
+	u32 region;
+	s32 ctx_field;		/* ACC_CTX: offset in struct xdp_md */
+	/* ld_imm64 */
+	u8 ldimm_type;		/* reg type the constant has */
+	struct bpf_map *map;
+	s64 ldimm_off;
+	/* helper call: runtime checks per argument */
+	bool call_seen;
+	bool arg_check[5];
+	u32 arg_region[5];
+	u8 arg_size_reg[5];
+	u32 arg_size[5];
+	bool arg_or_null[5];
+	u32 nr_states;
+	struct bpf_verifier_state_list *states;
+};
+
+struct bpf_subprog_info {
+	u32 start;
+	u32 end;		/* exclusive */
+	u32 stack_depth;
+	bool has_tail_call;
+};
+
+struct bpf_verifier_stack_elem {
+	struct bpf_verifier_state st;
+	u32 insn;
+};
+
+struct bpf_verifier_env {
+	struct bpf_prog *prog;
+	char *log;
+	u32 log_size;
+	u32 log_len;
+	const struct bpf_func_proto *(*get_proto)(enum bpf_func_id func_id);
+	struct bpf_insn_aux_data *aux;
+	struct bpf_subprog_info subprogs[MAX_SUBPROGS + 1];
+	u32 subprog_cnt;
+	struct bpf_verifier_stack_elem *work;
+	u32 work_cnt;
+	u32 work_cap;
+	u64 insn_processed;
+	u32 id_gen;
+	bool zero_stack;
+};
+
+static inline bool is_ldimm64(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+static inline bool bad_reg(const struct bpf_insn *insn)
+{
+	return insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG;
+}
+
+static inline bool has_jmp_target(const struct bpf_insn *insn)
+{
+	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+
+	return (cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_EXIT && op != BPF_CALL;
+}
+
+/* Jump target of insn @i (has_jmp_target() must hold). */
+static inline s64 jmp_target(const struct bpf_insn *insn, u32 i)
+{
+	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+
+	if (cls == BPF_JMP32 && op == BPF_JA)
+		return (s64)i + insn->imm + 1;
+	return (s64)i + insn->off + 1;
+}
+
+static inline void mark_scalar(struct bpf_reg_state *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = SCALAR_VALUE;
+	r->var = true;
+}
+
+static inline void mark_const(struct bpf_reg_state *r, u64 v)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = SCALAR_VALUE;
+	r->off = (s64)v;
+}
+
+static inline bool is_ptr(const struct bpf_reg_state *r)
+{
+	return r->type != NOT_INIT && r->type != SCALAR_VALUE;
+}
+
+static inline bool is_pkt(u8 type)
+{
+	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META || type == PTR_TO_PACKET_END;
+}
+
+static inline struct bpf_func_state *cur_frame(struct bpf_verifier_state *st)
+{
+	return st->frame[st->curframe];
+}
+
+/* kernel/bpf/verifier.c */
+__printf(2, 3) void bpf_verbose(struct bpf_verifier_env *env, const char *fmt, ...);
+#define vinsn(env, idx, fmt, ...)	bpf_verbose(env, "insn %u: " fmt "\n", (u32)(idx), ##__VA_ARGS__)
+
+/* kernel/bpf/cfg.c: pass 1 */
+int bpf_check_insns(struct bpf_verifier_env *env);
+int bpf_check_cfg(struct bpf_verifier_env *env);
+int bpf_used_map_idx(struct bpf_verifier_env *env, const struct bpf_map *map);
+void bpf_ldimm_set(struct bpf_insn *insn, u64 val);
+u32 bpf_find_subprog(struct bpf_verifier_env *env, u32 insn);
+
+/* kernel/bpf/states.c: states, pruning, widening */
+void bpf_free_vstate(struct bpf_verifier_state *st);
+int bpf_copy_vstate(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src);
+int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn);
+int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn);
+
+/* kernel/bpf/fixups.c: pass 3 */
+int bpf_do_fixups(struct bpf_verifier_env *env);
 
 #endif

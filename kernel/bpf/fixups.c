@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pass 3 of the load-time checker: stack depth over every call chain, then
+ * the rewrite into the interpreter's internal forms (<linux/bpf_verifier.h>):
+ * struct xdp_md loads, run-time checked accesses and their regions, helper
+ * calls (index into the call table with pre-call argument checks), tail
+ * calls, bpf-to-bpf calls (caller frame size, callee length for the loop
+ * budget), BPF_PSEUDO_FUNC addresses, and never-visited code replaced by a
+ * self-jump.
+ *
+ * Kernel: kernel/bpf/verifier.c convert_ctx_accesses(), do_misc_fixups(),
+ *	   check_max_stack_depth(), sanitize_dead_code();
+ *	   net/core/filter.c xdp_convert_ctx_access()
+ * Differs: no instruction is inserted; multi-load ctx fields use the
+ *	    internal BPF_CTX_FIELD load.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/filter.h>
+#include <net/xdp.h>
+
+/* Deepest stack over every call chain from @sp; recursion is rejected. */
+static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u8 *onstack, u32 *out)
+{
+	const struct bpf_insn *insns = env->prog->insnsi;
+	u32 own = ALIGN(env->subprogs[sp].stack_depth, 8), best = 0, i;
+	int err;
+
+	if (onstack[sp]) {
+		bpf_verbose(env, "recursive call from subprogram at insn %u\n", env->subprogs[sp].start);
+		return -EINVAL;
+	}
+	if (depth > MAX_CALL_FRAMES) {
+		bpf_verbose(env, "the call stack of %u frames is too deep !\n", depth);
+		return -E2BIG;
+	}
+	onstack[sp] = 1;
+	for (i = env->subprogs[sp].start; i < env->subprogs[sp].end; i++) {
+		u32 sub;
+
+		if (insns[i].code != (BPF_JMP | BPF_CALL) || insns[i].src_reg != BPF_PSEUDO_CALL ||
+		    !env->aux[i].seen)
+			continue;
+		err = max_chain_depth(env, bpf_find_subprog(env, i + insns[i].imm + 1), depth + 1,
+				      onstack, &sub);
+		if (err)
+			return err;
+		best = max(best, sub);
+	}
+	onstack[sp] = 0;
+	*out = own + best;
+	return 0;
+}
+
+int bpf_do_fixups(struct bpf_verifier_env *env)
+{
+	struct bpf_prog *prog = env->prog;
+	struct bpf_insn *insns = prog->insnsi;
+	struct bpf_verifier_info *vi;
+	u8 onstack[MAX_SUBPROGS] = { 0 };
+	u32 i, a, depth = 0;
+	int err;
+
+	err = max_chain_depth(env, 0, 1, onstack, &depth);
+	if (err)
+		return err;
+	if (depth > MAX_BPF_STACK) {
+		bpf_verbose(env, "combined stack size of calls is %u. Too large\n", depth);
+		return -EACCES;
+	}
+	prog->aux->stack_depth = env->subprogs[0].stack_depth;
+	prog->aux->max_stack_depth = depth;
+
+	vi = calloc(1, sizeof(*vi));
+	if (!vi)
+		return -ENOMEM;
+	vi->insn_aux = calloc(prog->len, sizeof(*vi->insn_aux));
+	if (!vi->insn_aux) {
+		free(vi);
+		return -ENOMEM;
+	}
+	vi->zero_stack = env->zero_stack;
+	bpf_verifier_info_free(prog->aux->verifier_info);
+	prog->aux->verifier_info = vi;
+
+	for (i = 0; i < prog->len; i++) {
+		struct bpf_insn *insn = &insns[i];
+		struct bpf_insn_aux_data *aux = &env->aux[i];
+		u8 cls = BPF_CLASS(insn->code);
+
+		if (aux->is_ldimm_second)
+			continue;
+		if (!aux->seen) {
+			/* dead code: a trap, as the kernel's sanitize_dead_code */
+			*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = -1 };
+			if (i + 1 < prog->len && aux[1].is_ldimm_second) {
+				insn[1] = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = -1 };
+				aux[1].is_ldimm_second = false;
+				aux[1].seen = true;
+			}
+			continue;
+		}
+		if (is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC) {
+			bpf_ldimm_set(insn, (u64)(uintptr_t)&insns[i + insn->imm + 1]);
+			continue;
+		}
+		if (aux->access == ACC_CTX) {
+			switch (aux->ctx_field) {
+			case offsetof(struct xdp_md, data):
+				insn->code = BPF_LDX | BPF_MEM | BPF_DW;
+				insn->off = offsetof(struct xdp_buff, data);
+				break;
+			case offsetof(struct xdp_md, data_end):
+				insn->code = BPF_LDX | BPF_MEM | BPF_DW;
+				insn->off = offsetof(struct xdp_buff, data_end);
+				break;
+			case offsetof(struct xdp_md, data_meta):
+				insn->code = BPF_LDX | BPF_MEM | BPF_DW;
+				insn->off = offsetof(struct xdp_buff, data_meta);
+				break;
+			case offsetof(struct xdp_md, ingress_ifindex):
+				insn->code = BPF_LDX | BPF_CTX_FIELD | BPF_W;
+				insn->imm = BPF_CTX_INGRESS_IFINDEX;
+				break;
+			case offsetof(struct xdp_md, rx_queue_index):
+				insn->code = BPF_LDX | BPF_CTX_FIELD | BPF_W;
+				insn->imm = BPF_CTX_RX_QUEUE_INDEX;
+				break;
+			case offsetof(struct xdp_md, egress_ifindex):
+				insn->code = BPF_LDX | BPF_CTX_FIELD | BPF_W;
+				insn->imm = BPF_CTX_EGRESS_IFINDEX;
+				break;
+			}
+			continue;
+		}
+		if (aux->access == ACC_CHECKED) {
+			u8 mode = BPF_MODE(insn->code);
+
+			vi->insn_aux[i] = aux->region;
+			if (cls == BPF_LDX)
+				mode = mode == BPF_MEMSX ? BPF_PROBE_MEMSX : BPF_PROBE_MEM;
+			else if (cls == BPF_STX && mode == BPF_ATOMIC)
+				mode = BPF_PROBE_ATOMIC;
+			else
+				mode = BPF_PROBE_MEM;
+			insn->code = cls | mode | BPF_SIZE(insn->code);
+			continue;
+		}
+		if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == BPF_PSEUDO_CALL) {
+			u32 caller = bpf_find_subprog(env, i);
+			u32 callee = bpf_find_subprog(env, i + insn->imm + 1);
+
+			insn->code = BPF_JMP32 | BPF_CALL;
+			insn->src_reg = 0;
+			insn->off = (s16)ALIGN(env->subprogs[caller].stack_depth, 8);
+			vi->insn_aux[i] = env->subprogs[callee].end - env->subprogs[callee].start;
+			continue;
+		}
+		if (insn->code == (BPF_JMP | BPF_CALL)) {
+			const struct bpf_func_proto *fn;
+			struct bpf_call_desc *d, *calls;
+
+			if (insn->imm == BPF_FUNC_tail_call && prog->type == BPF_PROG_TYPE_XDP) {
+				insn->code = BPF_JMP | BPF_TAIL_CALL;
+				insn->imm = 0;
+				continue;
+			}
+			fn = env->get_proto(insn->imm);
+			calls = realloc(vi->calls, (vi->nr_calls + 1) * sizeof(*calls));
+			if (!calls)
+				return -ENOMEM;
+			vi->calls = calls;
+			d = &calls[vi->nr_calls];
+			memset(d, 0, sizeof(*d));
+			d->func = fn->func;
+			d->func_id = insn->imm;
+			for (a = 0; a < 5; a++) {
+				struct bpf_mem_check *c;
+
+				if (!aux->arg_check[a])
+					continue;
+				if (d->nr_checks >= BPF_CALL_MAX_CHECKS) {
+					vinsn(env, i, "too many memory arguments to check");
+					return -EINVAL;
+				}
+				c = &d->checks[d->nr_checks++];
+				c->ptr_reg = BPF_REG_1 + a;
+				c->size_reg = aux->arg_size_reg[a];
+				c->size = aux->arg_size[a];
+				c->region = aux->arg_region[a];
+				c->or_null = aux->arg_or_null[a];
+			}
+			insn->imm = (s32)vi->nr_calls++;
+		}
+	}
+	return 0;
+}
+
+void bpf_verifier_info_free(struct bpf_verifier_info *vi)
+{
+	if (!vi)
+		return;
+	free(vi->insn_aux);
+	free(vi->calls);
+	free(vi);
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verifier states: copies, the "covers" relation used to prune a path whose
+ * state an earlier one already covers, and widening (join) so that loops
+ * whose counters keep changing converge: once an instruction holds
+ * WIDEN_STATES states, a new state is joined with them (constants become
+ * unknown, offsets variable, mismatched types uninitialised). ids of
+ * NULL-able pointers must correspond one to one (struct idmap), as the
+ * kernel's check_ids().
+ *
+ * Kernel: kernel/bpf/verifier.c is_state_visited(), states_equal(),
+ *	   regsafe(), stacksafe(), check_ids(), push_stack()
+ * Differs: no liveness or precision tracking; widening instead of
+ *	    exhaustive unrolling (loops are bounded at run time).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/filter.h>
+#include <net/xdp.h>
+
+void bpf_free_vstate(struct bpf_verifier_state *st)
+{
+	u32 i;
+
+	for (i = 0; i <= st->curframe && i < MAX_CALL_FRAMES; i++) {
+		free(st->frame[i]);
+		st->frame[i] = NULL;
+	}
+}
+
+int bpf_copy_vstate(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src)
+{
+	u32 i;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->curframe = src->curframe;
+	for (i = 0; i <= src->curframe; i++) {
+		dst->frame[i] = malloc(sizeof(struct bpf_func_state));
+		if (!dst->frame[i]) {
+			dst->curframe = i ? i - 1 : 0;
+			if (i)
+				bpf_free_vstate(dst);
+			return -ENOMEM;
+		}
+		memcpy(dst->frame[i], src->frame[i], sizeof(struct bpf_func_state));
+	}
+	return 0;
+}
+
+/*
+ * ids (*_OR_NULL copies, ringbuf records) of two states correspond when
+ * they map one to one: a null check then marks the same registers in both.
+ */
+struct idmap {
+	u32 cnt;
+	u32 old[64];
+	u32 cur[64];
+};
+
+static bool check_ids(u32 o, u32 c, struct idmap *m)
+{
+	u32 i;
+
+	if (!o || !c)
+		return o == c;
+	for (i = 0; i < m->cnt; i++) {
+		if (m->old[i] == o)
+			return m->cur[i] == c;
+		if (m->cur[i] == c)
+			return false;
+	}
+	if (m->cnt >= ARRAY_SIZE(m->old))
+		return false;
+	m->old[m->cnt] = o;
+	m->cur[m->cnt++] = c;
+	return true;
+}
+
+static bool reg_covers(const struct bpf_reg_state *o, const struct bpf_reg_state *n, struct idmap *m)
+{
+	if (o->type == NOT_INIT)
+		return true;
+	if (o->type != n->type)
+		return false;
+	if (o->type != SCALAR_VALUE &&
+	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
+	     !check_ids(o->id, n->id, m)))
+		return false;
+	if (o->var)
+		return true;
+	return !n->var && o->off == n->off;
+}
+
+static bool slot_covers(const struct bpf_stack_state *o, const struct bpf_stack_state *n, struct idmap *m)
+{
+	if ((o->init & n->init) != o->init)
+		return false;
+	if (o->spilled)
+		return n->spilled && reg_covers(&o->spill, &n->spill, m);
+	if (o->init && n->spilled && is_ptr(&n->spill))
+		return false;
+	return true;
+}
+
+static bool state_covers(const struct bpf_verifier_state *o, const struct bpf_verifier_state *n)
+{
+	struct idmap m = { 0 };
+	u32 f, i;
+
+	if (o->curframe != n->curframe)
+		return false;
+	for (f = 0; f <= o->curframe; f++) {
+		const struct bpf_func_state *a = o->frame[f], *b = n->frame[f];
+
+		if (a->callsite != b->callsite)
+			return false;
+		for (i = 0; i < MAX_BPF_REG; i++)
+			if (!reg_covers(&a->regs[i], &b->regs[i], &m))
+				return false;
+		for (i = 0; i < STACK_SLOTS; i++)
+			if (!slot_covers(&a->stack[i], &b->stack[i], &m))
+				return false;
+	}
+	return true;
+}
+
+static void reg_join(struct bpf_reg_state *n, const struct bpf_reg_state *o, struct idmap *m)
+{
+	if (n->type == NOT_INIT || o->type == NOT_INIT)
+		goto not_init;
+	if (n->type != o->type)
+		goto not_init;
+	if (n->type != SCALAR_VALUE &&
+	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
+	     !check_ids(o->id, n->id, m)))
+		goto not_init;
+	if (o->var || n->var || o->off != n->off) {
+		n->var = true;
+		n->off = 0;
+	}
+	return;
+not_init:
+	memset(n, 0, sizeof(*n));
+}
+
+static void state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
+{
+	struct idmap m = { 0 };
+	u32 f, i;
+
+	if (o->curframe != n->curframe)
+		return;
+	for (f = 0; f <= o->curframe; f++)
+		if (o->frame[f]->callsite != n->frame[f]->callsite)
+			return;
+	for (f = 0; f <= o->curframe; f++) {
+		struct bpf_func_state *a = n->frame[f];
+		const struct bpf_func_state *b = o->frame[f];
+
+		for (i = 0; i < MAX_BPF_REG; i++)
+			reg_join(&a->regs[i], &b->regs[i], &m);
+		for (i = 0; i < STACK_SLOTS; i++) {
+			struct bpf_stack_state *s = &a->stack[i];
+			const struct bpf_stack_state *t = &b->stack[i];
+
+			s->init &= t->init;
+			if (s->spilled && t->spilled) {
+				reg_join(&s->spill, &t->spill, &m);
+				if (s->spill.type == NOT_INIT)
+					s->spilled = false;
+			} else {
+				s->spilled = false;
+			}
+			if (s->init != 0xff)
+				s->spilled = false;
+		}
+	}
+}
+
+int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn)
+{
+	struct bpf_verifier_stack_elem *e;
+	int err;
+
+	if (env->work_cnt == env->work_cap) {
+		u32 cap = env->work_cap ? env->work_cap * 2 : 64;
+
+		if (cap > 8192) {
+			bpf_verbose(env, "BPF program is too complex (branch stack)\n");
+			return -E2BIG;
+		}
+		e = realloc(env->work, cap * sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+		env->work = e;
+		env->work_cap = cap;
+	}
+	e = &env->work[env->work_cnt];
+	err = bpf_copy_vstate(&e->st, st);
+	if (err)
+		return err;
+	e->insn = insn;
+	env->work_cnt++;
+	return 0;
+}
+
+/*
+ * At a prune point: true when a remembered state covers @st (stop this
+ * path); else remember @st, widened when the point has seen many states.
+ */
+int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn)
+{
+	struct bpf_insn_aux_data *aux = &env->aux[insn];
+	struct bpf_verifier_state_list *sl;
+	int err;
+
+	for (sl = aux->states; sl; sl = sl->next)
+		if (state_covers(&sl->st, st))
+			return 1;
+	if (aux->nr_states >= WIDEN_STATES) {
+		for (sl = aux->states; sl; sl = sl->next)
+			state_join(st, &sl->st);
+		for (sl = aux->states; sl; sl = sl->next)
+			if (state_covers(&sl->st, st))
+				return 1;
+	}
+	if (aux->nr_states >= MAX_STATES)
+		return 0;
+	sl = malloc(sizeof(*sl));
+	if (!sl)
+		return -ENOMEM;
+	err = bpf_copy_vstate(&sl->st, st);
+	if (err) {
+		free(sl);
+		return err;
+	}
+	sl->next = aux->states;
+	aux->states = sl;
+	aux->nr_states++;
+	return 0;
+}
