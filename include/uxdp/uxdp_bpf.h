@@ -23,41 +23,147 @@
 
 /* ---- maps (kernel/bpf/syscall.c) ---------------------------------------- */
 /*
- * NOTE: this section was reconstructed from kernel/bpf/syscall.c after the
- * prog work overwrote the first version of this file by mistake; the maps
- * work owns it and may rewrite it freely.
+ * One call per bpf(2) map command, with the kernel's checks and error
+ * codes (-errno). Maps are named by ids; an id stays valid until the map
+ * is freed, which happens when its creator has closed it and no program
+ * or outer map holds it any more.
  */
 
+/**
+ * struct uxdp_bpf_map_create_opts - optional BPF_MAP_CREATE attributes
+ * @sz: sizeof(struct uxdp_bpf_map_create_opts)
+ * @map_flags: BPF_F_NO_PREALLOC, BPF_F_RDONLY_PROG, BPF_F_INNER_MAP,
+ *	BPF_F_ZERO_SEED, BPF_F_RDONLY/BPF_F_WRONLY (limit this side), ...
+ * @inner_map_id: *_OF_MAPS: a map shaped like the inner maps
+ * @map_extra: BLOOM_FILTER only; must be 0 otherwise
+ * @numa_node: with BPF_F_NUMA_NODE; accepted and ignored
+ */
 struct uxdp_bpf_map_create_opts {
-	size_t sz;		/* sizeof(struct uxdp_bpf_map_create_opts) */
+	size_t sz;
 	__u32 map_flags;
-	__u32 inner_map_id;	/* *_OF_MAPS: id of a map shaped like the inner maps */
+	__u32 inner_map_id;
 	__u64 map_extra;
 	__u32 numa_node;
 };
 
-/* A record of a RINGBUF or PERF_EVENT_ARRAY map; non-zero stops the walk. */
+/**
+ * typedef uxdp_bpf_record_fn - receives one record a program produced
+ * @ctx: the consumer's context
+ * @cpu: PERF_EVENT_ARRAY: the slot the record was written to; RINGBUF: -1
+ * @data: the record, valid during the call only
+ * @size: its length in bytes
+ *
+ * Return: 0 to go on, non-zero to stop after this record.
+ */
 typedef int (*uxdp_bpf_record_fn)(void *ctx, int cpu, void *data, __u32 size);
 
-/* BPF_MAP_CREATE: returns the new map id (> 0) or -errno. */
+/**
+ * uxdp_bpf_map_create() - BPF_MAP_CREATE
+ * @map_type: ARRAY, PERCPU_ARRAY, PROG_ARRAY, PERF_EVENT_ARRAY, HASH,
+ *	PERCPU_HASH, LRU_HASH, LRU_PERCPU_HASH, LPM_TRIE, ARRAY_OF_MAPS,
+ *	HASH_OF_MAPS, DEVMAP, DEVMAP_HASH, CPUMAP, XSKMAP or RINGBUF
+ * @map_name: up to 15 of [A-Za-z0-9_.] (longer names are truncated), or NULL
+ * @key_size: bytes per key
+ * @value_size: bytes per value (per CPU for per-CPU maps)
+ * @max_entries: capacity (RINGBUF: data bytes, a power-of-2 multiple of 4096)
+ * @opts: NULL or optional attributes
+ *
+ * Return: the new map id (> 0), holding the reference uxdp_bpf_map_close()
+ * drops; -EINVAL (sizes or flags the kernel refuses for the type, unknown
+ * type, bad name), -E2BIG, -ENOTSUPP (524: e.g. LRU with BPF_F_NO_PREALLOC,
+ * an inner map type that cannot be nested), -EBADF (no such inner map),
+ * -ENOMEM.
+ */
 UXDP_API int uxdp_bpf_map_create(enum bpf_map_type map_type, const char *map_name,
 				 __u32 key_size, __u32 value_size, __u32 max_entries,
 				 const struct uxdp_bpf_map_create_opts *opts);
-/* Drop the creator's reference (the kernel's close(map_fd)). */
+
+/**
+ * uxdp_bpf_map_close() - drop the creator's reference (the kernel's close(map_fd))
+ * @id: map id
+ *
+ * A PROG_ARRAY drops its programs now. Return: 0, or -EBADF.
+ */
 UXDP_API int uxdp_bpf_map_close(__u32 id);
+
+/**
+ * uxdp_bpf_map_lookup_elem() - BPF_MAP_LOOKUP_ELEM
+ * @id: map id
+ * @key: key_size bytes (LPM_TRIE: the longest stored prefix matching it)
+ * @value: receives uxdp_bpf_map_value_size(@id) bytes
+ *
+ * Return: 0; -ENOENT (no element), -EPERM (created BPF_F_WRONLY),
+ * -ENOTSUPP (RINGBUF, PERF_EVENT_ARRAY), -EOPNOTSUPP (XSKMAP), -EBADF.
+ */
 UXDP_API int uxdp_bpf_map_lookup_elem(__u32 id, const void *key, void *value);
+/* As above with flags: BPF_F_LOCK is -EINVAL (no BTF spin locks), others -EINVAL. */
 UXDP_API int uxdp_bpf_map_lookup_elem_flags(__u32 id, const void *key, void *value, __u64 flags);
+
+/**
+ * uxdp_bpf_map_update_elem() - BPF_MAP_UPDATE_ELEM
+ * @id: map id
+ * @key: key_size bytes
+ * @value: uxdp_bpf_map_value_size(@id) bytes, copied. PROG_ARRAY: a program
+ *	id; *_OF_MAPS: a map id; DEVMAP: struct bpf_devmap_val (bpf_prog.fd is
+ *	a program id); CPUMAP: struct bpf_cpumap_val
+ * @flags: BPF_ANY, BPF_NOEXIST or BPF_EXIST
+ *
+ * Return: 0; -EEXIST (BPF_NOEXIST and the element exists; arrays always),
+ * -ENOENT (BPF_EXIST and it does not), -E2BIG (index out of range, hash map
+ * full), -ENOSPC (LPM trie full), -EINVAL (bad flags; fd maps take only
+ * BPF_ANY), -EPERM (frozen, or created BPF_F_RDONLY), -EBADF (unknown map,
+ * program or inner map id).
+ */
 UXDP_API int uxdp_bpf_map_update_elem(__u32 id, const void *key, const void *value, __u64 flags);
+
+/**
+ * uxdp_bpf_map_delete_elem() - BPF_MAP_DELETE_ELEM
+ *
+ * Return: 0; -ENOENT; -EINVAL (ARRAY and PERCPU_ARRAY cannot delete; DEVMAP,
+ * CPUMAP, XSKMAP index out of range); -E2BIG (fd arrays out of range);
+ * -EPERM; -EBADF.
+ */
 UXDP_API int uxdp_bpf_map_delete_elem(__u32 id, const void *key);
+
+/**
+ * uxdp_bpf_map_get_next_key() - BPF_MAP_GET_NEXT_KEY
+ * @key: NULL or a key not in the map for the first key
+ * @next_key: receives the key after @key (arrays: the next index; LPM_TRIE:
+ *	postorder, more specific prefixes first; hash maps: bucket order)
+ *
+ * Return: 0, -ENOENT after the last key, -EPERM, -EBADF.
+ */
 UXDP_API int uxdp_bpf_map_get_next_key(__u32 id, const void *key, void *next_key);
+
+/* BPF_MAP_FREEZE: no more writes from this side. 0, -EPERM (already frozen), -EBADF. */
 UXDP_API int uxdp_bpf_map_freeze(__u32 id);
+/* BPF_OBJ_GET_INFO_BY_FD: type, id, key_size, value_size, max_entries, map_flags, name. */
 UXDP_API int uxdp_bpf_map_get_info(__u32 id, struct bpf_map_info *info);
+/* BPF_MAP_GET_NEXT_ID: the first map id after @start_id. 0 or -ENOENT. */
 UXDP_API int uxdp_bpf_map_get_next_id(__u32 start_id, __u32 *next_id);
-/* Bytes a lookup copies: per-CPU maps round_up(value_size, 8) * CPUs. */
+/* Bytes a lookup copies: per-CPU maps round_up(value_size, 8) * CPUs; fd maps 4. 0: no map. */
 UXDP_API __u32 uxdp_bpf_map_value_size(__u32 id);
+/* CPUs (workers) a per-CPU value has slots for. */
 UXDP_API int uxdp_bpf_num_possible_cpus(void);
+/* Maps allocated and not yet freed; 0 when nothing leaked. */
 UXDP_API int uxdp_bpf_map_alive_count(void);
+
+/**
+ * uxdp_bpf_ringbuf_consume() - take the submitted records of a RINGBUF
+ *
+ * Like libbpf's ring_buffer__consume(); discarded records are skipped.
+ * Return: records handed to @fn, -EINVAL (not a RINGBUF), -EBADF.
+ */
 UXDP_API int uxdp_bpf_ringbuf_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx);
+
+/**
+ * uxdp_bpf_perf_event_consume() - take what bpf_perf_event_output() stored
+ *
+ * A PERF_EVENT_ARRAY slot takes records once it was updated with any value
+ * (uxdp has no perf events; the kernel wants a perf event fd). Records are
+ * kept, oldest first, until consumed; a full store loses new ones.
+ * Return: records handed to @fn, -EINVAL (not a PERF_EVENT_ARRAY), -EBADF.
+ */
 UXDP_API int uxdp_bpf_perf_event_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx);
 
 /* ---- objects and programs (kernel/bpf/object.c, net/bpf/test_run.c) ---- */
