@@ -126,7 +126,8 @@ static void page_pool_refill_alloc_cache(struct page_pool *pool)
 {
 	unsigned int n = 0;
 
-	if (!READ_ONCE(pool->ring_count)) {
+	/* unlocked peek: a stale answer only delays the refill */
+	if (!__atomic_load_n(&pool->ring_count, __ATOMIC_RELAXED)) {
 		pool->alloc_stats.empty++;
 		return;
 	}
@@ -134,7 +135,7 @@ static void page_pool_refill_alloc_cache(struct page_pool *pool)
 	while (pool->ring_count && n < PP_ALLOC_CACHE_REFILL) {
 		pool->alloc.cache[n++] = pool->ring[pool->ring_head];
 		pool->ring_head = (pool->ring_head + 1) % pool->ring_size;
-		pool->ring_count--;
+		__atomic_store_n(&pool->ring_count, pool->ring_count - 1, __ATOMIC_RELAXED);
 	}
 	pthread_spin_unlock(&pool->ring_lock);
 	pool->alloc.count = n;
@@ -178,7 +179,7 @@ static void page_pool_recycle_in_ring(struct page_pool *pool, struct page *page)
 		free_pool = pool->release_cnt == pool->hold_cnt;
 	} else if (pool->ring_count < pool->ring_size) {
 		pool->ring[(pool->ring_head + pool->ring_count) % pool->ring_size] = page;
-		pool->ring_count++;
+		__atomic_store_n(&pool->ring_count, pool->ring_count + 1, __ATOMIC_RELAXED);
 		pool->recycle_ring++;
 	} else {
 		pool->recycle_ring_full++;
@@ -235,7 +236,7 @@ long page_pool_inflight(const struct page_pool *pool)
 
 unsigned int page_pool_idle(const struct page_pool *pool)
 {
-	return pool->alloc.count + READ_ONCE(pool->ring_count);
+	return pool->alloc.count + __atomic_load_n(&pool->ring_count, __ATOMIC_RELAXED);
 }
 
 bool page_pool_get_stats(const struct page_pool *pool, struct page_pool_stats *stats)

@@ -5,11 +5,14 @@
  * allocation in steady state, destroy with pages in flight.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <string.h>
 
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <net/page_pool/helpers.h>
 
 #include "uxdp_test.h"
@@ -201,6 +204,75 @@ START_TEST(test_bulk_put)
 }
 END_TEST
 
+/*
+ * Cross-thread returns: the owner (CPU 0) allocates and hands pages to a
+ * consumer thread (CPU 1) through a single-producer ring; the consumer
+ * put_page()s them, which lands them in the pool's locked ring, where the
+ * owner's refills find them again.
+ */
+#define XRING	256
+#define XPAGES	20000
+static struct page *xring[XRING];
+static unsigned long xhead, xtail;	/* producer / consumer positions */
+
+static void *xconsumer(void *arg)
+{
+	unsigned long done = 0;
+
+	uxdp_worker_bind_cpu(1);
+	while (done < XPAGES) {
+		unsigned long head = __atomic_load_n(&xhead, __ATOMIC_ACQUIRE);
+
+		if (xtail == head)
+			sched_yield();
+		while (xtail < head) {
+			struct page *page = xring[xtail % XRING];
+
+			/* the owner wrote the page; check before giving it back */
+			if (*(unsigned long *)page_address(page) != xtail)
+				return (void *)1L;
+			put_page(page);
+			__atomic_store_n(&xtail, xtail + 1, __ATOMIC_RELEASE);
+			done++;
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_cross_thread_returns)
+{
+	struct page_pool *pool;
+	struct page_pool_stats st;
+	pthread_t t;
+	void *ret;
+
+	ck_assert_int_eq(uxdp_set_nr_cpus(2), 0);
+	uxdp_worker_bind_cpu(0);
+	pool = pool_create(0, 512);
+	xhead = xtail = 0;
+	ck_assert_int_eq(pthread_create(&t, NULL, xconsumer, NULL), 0);
+	for (unsigned long i = 0; i < XPAGES; i++) {
+		struct page *page;
+
+		while (i - __atomic_load_n(&xtail, __ATOMIC_ACQUIRE) >= XRING)
+			sched_yield();	/* consumer is behind */
+		page = page_pool_dev_alloc_pages(pool);
+		ck_assert_ptr_nonnull(page);
+		*(unsigned long *)page_address(page) = i;
+		xring[i % XRING] = page;
+		__atomic_store_n(&xhead, i + 1, __ATOMIC_RELEASE);
+	}
+	pthread_join(t, &ret);
+	ck_assert_ptr_null(ret);
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.alloc_stats.fast + st.alloc_stats.slow, XPAGES);
+	/* pages were reused, not allocated per packet */
+	ck_assert_uint_lt(st.alloc_stats.slow, 2 * XRING + PP_ALLOC_CACHE_SIZE + 512);
+	ck_assert_int_eq(page_pool_inflight(pool), (long)page_pool_idle(pool));
+	page_pool_destroy(pool);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("net/core/page_pool");
@@ -215,6 +287,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_destroy_with_inflight);
 	tcase_add_test(tc, test_alloc_failure);
 	tcase_add_test(tc, test_bulk_put);
+	tcase_add_test(tc, test_cross_thread_returns);
 	suite_add_tcase(s, tc);
 	return s;
 }
