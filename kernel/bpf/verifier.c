@@ -884,6 +884,41 @@ static int check_helper_mem(struct bpf_verifier_env *env, struct bpf_verifier_st
 	return 0;
 }
 
+/*
+ * ARG_PTR_TO_CONST_STR: a constant offset into a read-only map value with a
+ * NUL before the value ends (kernel: check_reg_const_str()).
+ */
+static int check_const_str(struct bpf_verifier_env *env, u32 i, u32 regno,
+			   const struct bpf_reg_state *r)
+{
+	struct bpf_map *map = r->map;
+	const char *str;
+	u64 addr;
+
+	if (r->type != PTR_TO_MAP_VALUE) {
+		vinsn(env, i, "R%u type=%s expected=map_value", regno, reg_type_str[r->type]);
+		return -EACCES;
+	}
+	if (!(map->rdonly_prog || (map->map_flags & BPF_F_RDONLY_PROG)) || !map->frozen) {
+		vinsn(env, i, "R%u does not point to a readonly map'", regno);
+		return -EACCES;
+	}
+	if (r->var || r->off < 0 || r->off >= map->value_size) {
+		vinsn(env, i, "R%u the string must be at a constant offset in the map value", regno);
+		return -EACCES;
+	}
+	if (!map->ops->map_direct_value_addr || map->ops->map_direct_value_addr(map, &addr, 0)) {
+		vinsn(env, i, "no direct value access support for this map type");
+		return -EACCES;
+	}
+	str = (const char *)(uintptr_t)addr;
+	if (!memchr(str + r->off, '\0', map->value_size - r->off)) {
+		vinsn(env, i, "string is not zero-terminated");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 i)
 {
 	const struct bpf_insn *insn = &env->prog->insnsi[i];
@@ -971,13 +1006,9 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 			enum bpf_arg_type st_t = a < 4 ? fn->arg_type[a + 1] : ARG_DONTCARE;
 
 			if (st_t != ARG_CONST_SIZE && st_t != ARG_CONST_SIZE_OR_ZERO) {
-				/* fixed-size memory the helper knows (e.g. fib params) */
-				if (!is_ptr(r) && !(t == ARG_PTR_TO_MEM_OR_NULL && !r->var && !r->off)) {
-					vinsn(env, i, "R%u type=%s expected=pointer", regno,
-					      reg_type_str[r->type]);
-					return -EACCES;
-				}
-				break;
+				vinsn(env, i, "%s: R%u memory argument without a size argument",
+				      func_id_name(insn->imm), regno);
+				return -EINVAL;
 			}
 			err = check_reg_read(env, st, i, regno + 1);
 			if (err)
@@ -1040,9 +1071,22 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 				return -EACCES;
 			}
 			break;
-		case ARG_ANYTHING:
-		default:
+		case ARG_PTR_TO_FIXED_SIZE_MEM:
+			err = check_helper_mem(env, st, i, a, regno, fn->arg_size[a], 0, true, false,
+					       false);
+			if (err)
+				return err;
 			break;
+		case ARG_PTR_TO_CONST_STR:
+			err = check_const_str(env, i, regno, r);
+			if (err)
+				return err;
+			break;
+		case ARG_ANYTHING:
+			break;
+		default:
+			vinsn(env, i, "%s: unsupported argument type %d", func_id_name(insn->imm), t);
+			return -EINVAL;
 		}
 	}
 
