@@ -885,6 +885,88 @@ static int check_helper_mem(struct bpf_verifier_env *env, struct bpf_verifier_st
 }
 
 /*
+ * Which helpers may take which map types, both ways (kernel:
+ * check_map_func_compatibility()). Type confusion here would hand, say, a
+ * prog array's slots to a program as a map value.
+ */
+static int check_map_func_compat(struct bpf_verifier_env *env, u32 i, const struct bpf_map *map,
+				 s32 func_id)
+{
+	switch (map->map_type) {
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		if (func_id != BPF_FUNC_tail_call)
+			goto error;
+		break;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		if (func_id != BPF_FUNC_perf_event_output && func_id != BPF_FUNC_xdp_output &&
+		    func_id != BPF_FUNC_perf_event_read && func_id != BPF_FUNC_perf_event_read_value)
+			goto error;
+		break;
+	case BPF_MAP_TYPE_RINGBUF:
+		if (func_id != BPF_FUNC_ringbuf_output && func_id != BPF_FUNC_ringbuf_reserve &&
+		    func_id != BPF_FUNC_ringbuf_query)
+			goto error;
+		break;
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+	case BPF_MAP_TYPE_XSKMAP:
+		if (func_id != BPF_FUNC_redirect_map && func_id != BPF_FUNC_map_lookup_elem)
+			goto error;
+		break;
+	case BPF_MAP_TYPE_CPUMAP:
+		if (func_id != BPF_FUNC_redirect_map)
+			goto error;
+		break;
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		if (func_id != BPF_FUNC_map_lookup_elem)
+			goto error;
+		break;
+	default:
+		break;
+	}
+
+	switch (func_id) {
+	case BPF_FUNC_tail_call:
+		if (map->map_type != BPF_MAP_TYPE_PROG_ARRAY)
+			goto error;
+		break;
+	case BPF_FUNC_perf_event_output:
+	case BPF_FUNC_xdp_output:
+	case BPF_FUNC_perf_event_read:
+	case BPF_FUNC_perf_event_read_value:
+		if (map->map_type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			goto error;
+		break;
+	case BPF_FUNC_ringbuf_output:
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_query:
+		if (map->map_type != BPF_MAP_TYPE_RINGBUF)
+			goto error;
+		break;
+	case BPF_FUNC_redirect_map:
+		if (map->map_type != BPF_MAP_TYPE_DEVMAP && map->map_type != BPF_MAP_TYPE_DEVMAP_HASH &&
+		    map->map_type != BPF_MAP_TYPE_CPUMAP && map->map_type != BPF_MAP_TYPE_XSKMAP)
+			goto error;
+		break;
+	case BPF_FUNC_map_push_elem:
+	case BPF_FUNC_map_pop_elem:
+	case BPF_FUNC_map_peek_elem:
+		if (map->map_type != BPF_MAP_TYPE_QUEUE && map->map_type != BPF_MAP_TYPE_STACK &&
+		    map->map_type != BPF_MAP_TYPE_BLOOM_FILTER)
+			goto error;
+		break;
+	default:
+		break;
+	}
+	return 0;
+error:
+	vinsn(env, i, "cannot pass map_type %d into func %s#%d", map->map_type,
+	      func_id_name(func_id), func_id);
+	return -EINVAL;
+}
+
+/*
  * ARG_PTR_TO_CONST_STR: a constant offset into a read-only map value with a
  * NUL before the value ends (kernel: check_reg_const_str()).
  */
@@ -984,6 +1066,9 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 				return -EACCES;
 			}
 			map = r->map;
+			err = check_map_func_compat(env, i, map, insn->imm);
+			if (err)
+				return err;
 			break;
 		case ARG_PTR_TO_MAP_KEY:
 		case ARG_PTR_TO_MAP_VALUE:

@@ -268,6 +268,32 @@ START_TEST(test_unsupported_prog_type)
 }
 END_TEST
 
+START_TEST(test_map_func_compat)
+{
+	struct bpf_array *pa = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 2);
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 2);
+	/* a prog array's slots must never reach a program as a map value */
+	struct bpf_insn lookup_prog_array[] = {
+		LOOKUP_KEY0(pa->map.id),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn tail_call_array[] = {
+		BPF_LD_MAP_FD(BPF_REG_2, a->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+
+	assert_rejected(lookup_prog_array, -EINVAL,
+			"insn 5: cannot pass map_type 3 into func bpf_map_lookup_elem#1");
+	assert_rejected(tail_call_array, -EACCES, "insn 3: R2 type=map_ptr expected=map_ptr of a prog array");
+	bpf_map_put(&pa->map);
+	bpf_map_put(&a->map);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/verifier");
@@ -275,6 +301,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_test(tc, test_map_value_bounds);
 	tcase_add_test(tc, test_map_refs);
+	tcase_add_test(tc, test_map_func_compat);
 	tcase_add_test(tc, test_accesses_marked);
 	tcase_add_test(tc, test_dead_code_sanitized);
 	tcase_add_test(tc, test_spill_fill_keeps_type);
