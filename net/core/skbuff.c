@@ -5,7 +5,7 @@
  *
  * Memory: struct sk_buff comes from skbuff_cache (per-CPU magazines, so the
  * kernel's NAPI skb cache is the magazine); heads come from kmalloc buckets
- * (a 640-byte small-head cache as on x86-64, then 1K..8K, then page
+ * (a 704-byte small-head cache as on x86-64 6.18, then 1K..8K, then page
  * blocks), or are page frags / page_pool pages for build_skb() heads
  * (head_frag). Shared info lives at head + end. Data is refcounted by
  * shinfo->dataref (low 16 bits: all refs, high 16: payload-only refs),
@@ -34,8 +34,13 @@
 #include <linux/smp.h>
 #include <net/page_pool/helpers.h>
 
-/* SKB_HEAD_ALIGN(max(MAX_TCP_HEADER, GRO_MAX_HEAD)) on an x86-64 distro config. */
-#define SKB_SMALL_HEAD_CACHE_SIZE	640
+/*
+ * SKB_HEAD_ALIGN(max(MAX_TCP_HEADER, GRO_MAX_HEAD_PAD)) of 6.18 on an
+ * x86-64 distro config: MAX_HEADER 176, so MAX_TCP_HEADER 320 and
+ * GRO_MAX_HEAD_PAD 304 + 64 = 368 -> 384 + 320 = 704 (not a power of two,
+ * so no padding). Kernels before GRO_MAX_HEAD_PAD had 640. (verify per config)
+ */
+#define SKB_SMALL_HEAD_CACHE_SIZE	704
 
 struct kmem_cache *skbuff_cache;
 static struct kmem_cache *skb_small_head_cache;
