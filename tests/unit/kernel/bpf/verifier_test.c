@@ -294,6 +294,19 @@ START_TEST(test_map_func_compat)
 }
 END_TEST
 
+START_TEST(test_oversized)
+{
+	struct bpf_prog *prog = bpf_prog_alloc(1);
+
+	/* bpf_prog_alloc() already refuses; bpf_check() must not trust len */
+	prog->len = BPF_MAX_INSNS + 1;
+	ck_assert_int_eq(bpf_check(&prog, log_buf, sizeof(log_buf)), -E2BIG);
+	ck_assert_ptr_nonnull(strstr(log_buf, "program of 1048577 insns"));
+	prog->len = 1;
+	bpf_prog_put(prog);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/verifier");
@@ -308,6 +321,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_loops_converge);
 	tcase_add_test(tc, test_xdp_return_pointer);
 	tcase_add_test(tc, test_unsupported_prog_type);
+	tcase_add_test(tc, test_oversized);
 	suite_add_tcase(s, tc);
 	return s;
 }
