@@ -399,13 +399,17 @@ static struct htab_elem *__htab_map_lookup_elem(struct bpf_htab *htab, const voi
 	u32 i;
 
 	for (tries = 0; tries < 8; tries++) {
-		for (i = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE); !(i & HTAB_NULLS);
+		u32 steps = 0;
+
+		/* elements reused under the walk can only lengthen it: bound it */
+		for (i = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
+		     !(i & HTAB_NULLS) && steps++ <= htab->n_elems;
 		     i = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE)) {
 			e = htab_elem(htab, i);
 			if (e->hash == hash && !memcmp(e->key, key, htab->map.key_size))
 				return e;
 		}
-		if ((i & ~HTAB_NULLS) == bidx)
+		if ((i & HTAB_NULLS) && (i & ~HTAB_NULLS) == bidx)
 			return NULL;
 	}
 	pthread_spin_lock(&b->lock);

@@ -235,7 +235,9 @@ static void *__bpf_ringbuf_reserve(struct bpf_ringbuf *rb, u64 size)
 		hdr_len = __atomic_load_n(&hdr->len, __ATOMIC_ACQUIRE);
 		if (hdr_len & BPF_RINGBUF_BUSY_BIT)
 			break;
-		pend_pos += ALIGN((hdr_len & ~BPF_RINGBUF_DISCARD_BIT) + BPF_RINGBUF_HDR_SZ, 8);
+		pend_pos += ALIGN((u64)(hdr_len & ~BPF_RINGBUF_DISCARD_BIT) + BPF_RINGBUF_HDR_SZ, 8);
+		if (pend_pos > prod_pos)	/* a header a program scribbled on */
+			pend_pos = prod_pos;
 	}
 	rb->pending_pos = pend_pos;
 	if (new_prod_pos - cons_pos > rb->mask || new_prod_pos - pend_pos > rb->mask) {
@@ -401,6 +403,17 @@ int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx)
 
 			if (len & BPF_RINGBUF_BUSY_BIT)
 				return n;
+			/*
+			 * A program may scribble over headers inside the ring
+			 * (its accesses are only kept inside the map's arena):
+			 * a length that cannot be drops the rest of the ring.
+			 */
+			if ((len & ~BPF_RINGBUF_DISCARD_BIT) > rb->mask + 1 - BPF_RINGBUF_HDR_SZ ||
+			    cons_pos + ALIGN((len & ~BPF_RINGBUF_DISCARD_BIT) + BPF_RINGBUF_HDR_SZ, 8) >
+				    prod_pos) {
+				__atomic_store_n(&rb->consumer_pos, prod_pos, __ATOMIC_RELEASE);
+				return n;
+			}
 			got_new = true;
 			cons_pos += ALIGN((len & ~BPF_RINGBUF_DISCARD_BIT) + BPF_RINGBUF_HDR_SZ, 8);
 			if (!(len & BPF_RINGBUF_DISCARD_BIT)) {

@@ -162,6 +162,22 @@ START_TEST(test_ringbuf_helpers)
 		}
 		ck_assert(log.contiguous_ok);
 	}
+	/* a program scribbling over the next record's header cannot derail the consumer */
+	{
+		u8 *x = (u8 *)(unsigned long)call(&bpf_ringbuf_reserve_proto, map_ptr, 8, 0, 0);
+		u8 *y = (u8 *)(unsigned long)call(&bpf_ringbuf_reserve_proto, map_ptr, 8, 0, 0);
+		u32 bogus = 0x3fff0000;
+
+		ck_assert(x && y);
+		fill(x, 8, 0);
+		call(&bpf_ringbuf_submit_proto, (u64)(unsigned long)x, 0, 0, 0);
+		call(&bpf_ringbuf_submit_proto, (u64)(unsigned long)y, 0, 0, 0);
+		memcpy(x + 8, &bogus, sizeof(bogus));	/* y's header, inside the arena */
+		log.n = 0;
+		ck_assert_int_eq(uxdp_bpf_ringbuf_consume(id, rec_cb, &log), 1);
+		ck_assert_uint_eq(call(&bpf_ringbuf_query_proto, map_ptr, BPF_RB_AVAIL_DATA, 0, 0), 0);
+		ck_assert_uint_ne(call(&bpf_ringbuf_reserve_proto, map_ptr, 100, 0, 0), 0);
+	}
 	ck_assert_uint_eq(call(&bpf_ringbuf_reserve_proto, map_ptr, 5000, 0, 0), 0);
 	ck_assert_int_eq(uxdp_bpf_perf_event_consume(id, rec_cb, &log), -EINVAL);
 	uxdp_bpf_map_close(id);
