@@ -156,6 +156,37 @@ static void update_stack_depth(struct bpf_verifier_env *env, struct bpf_verifier
 }
 
 /*
+ * Are the @size bytes at fp + @off written? None: refused (@regno >= 0: an
+ * indirect read by a helper through R@regno). Some: fine, the stack is
+ * zeroed at run time.
+ */
+static int check_stack_read_init(struct bpf_verifier_env *env, struct bpf_func_state *fs, u32 i,
+				 s64 off, u32 size, int regno)
+{
+	u32 b, written = 0;
+	s64 a;
+
+	for (a = off; a < off + size; a++) {
+		const struct bpf_stack_state *slot = &fs->stack[(-a - 1) / 8];
+
+		b = (u32)(a - (-(s64)((-a - 1) / 8) * 8 - 8));
+		written += !!(slot->init & (1u << b));
+	}
+	if (written == size)
+		return 0;
+	if (written) {
+		env->zero_stack = true;
+		return 0;
+	}
+	if (regno >= 0)
+		vinsn(env, i, "invalid indirect read from stack R%d off %lld+0 size %u", regno,
+		      (long long)off, size);
+	else
+		vinsn(env, i, "invalid read from stack off %lld+0 size %u", (long long)off, size);
+	return -EACCES;
+}
+
+/*
  * Access of @size bytes at fp + @off of frame @fs. @val is the register
  * stored (NULL for a store of an immediate @imm or a load).
  */
@@ -167,6 +198,7 @@ static int check_stack_access(struct bpf_verifier_env *env, struct bpf_verifier_
 	struct bpf_func_state *fs = st->frame[ptr->frameno];
 	s64 a;
 	u32 b;
+	int err;
 
 	if (off < -MAX_BPF_STACK || off + size > 0) {
 		vinsn(env, i, "invalid %s stack off=%lld size=%u", write ? "write to" : "read from",
@@ -206,16 +238,15 @@ static int check_stack_access(struct bpf_verifier_env *env, struct bpf_verifier_
 		}
 		return 0;
 	}
-	for (a = off; a < off + size; a++) {
-		struct bpf_stack_state *slot = &fs->stack[(-a - 1) / 8];
-
-		b = (u32)(a - (-(s64)((-a - 1) / 8) * 8 - 8));
-		if (!(slot->init & (1u << b))) {
-			vinsn(env, i, "invalid read from stack off %lld+%lld size %u",
-			      (long long)off, (long long)(a - off), size);
-			return -EACCES;
-		}
-	}
+	/*
+	 * Reading never-written stack is refused; a read that covers some
+	 * written bytes (struct padding, partly filled buffers) is accepted
+	 * as the privileged kernel does, with the stack zeroed per run so the
+	 * unwritten bytes read as zero.
+	 */
+	err = check_stack_read_init(env, fs, i, off, size, -1);
+	if (err)
+		return err;
 	if (dst) {
 		struct bpf_stack_state *slot = &fs->stack[(-off - 1) / 8];
 
@@ -793,18 +824,14 @@ static int check_helper_mem(struct bpf_verifier_env *env, struct bpf_verifier_st
 				return -EACCES;
 			}
 			update_stack_depth(env, st, r->frameno, off);
+			if (!write)
+				return check_stack_read_init(env, fs, i, off, size, (int)regno);
 			for (a = off; a < off + size; a++) {
 				struct bpf_stack_state *slot = &fs->stack[(-a - 1) / 8];
 				u32 b = (u32)(a - (-(s64)((-a - 1) / 8) * 8 - 8));
 
-				if (write) {
-					slot->init |= 1u << b;
-					slot->spilled = false;
-				} else if (!(slot->init & (1u << b))) {
-					vinsn(env, i, "invalid indirect read from stack R%u off %lld+%lld size %u",
-					      regno, (long long)off, (long long)(a - off), size);
-					return -EACCES;
-				}
+				slot->init |= 1u << b;
+				slot->spilled = false;
 			}
 			return 0;
 		}
