@@ -5,7 +5,7 @@
  * Benchmarks are not tests: they assert nothing about time.
  *
  * Modes: skb (memory core: skb alloc one-by-one vs bulk, skb_linearize vs
- * memcpy).
+ * memcpy), hist (cost of recording a latency sample).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,7 @@
 
 static const struct bench_mode bench_modes[] = {
 	{ "skb", "sk_buff alloc+free one-by-one vs bulk; skb_linearize vs memcpy", bench_skb_main },
+	{ "hist", "latency histogram: ns per hist_record()", bench_hist_main },
 };
 
 uint64_t bench_now_ns(void)
