@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * DEVMAP and DEVMAP_HASH: redirect targets for bpf_redirect_map(). A slot
- * holds struct bpf_dtab_netdev: the target device, an optional devmap
+ * holds struct bpf_dtab_netdev: the target ifindex, an optional devmap
  * program (BPF_XDP_DEVMAP) and the struct bpf_devmap_val user space wrote,
  * read back with the program's id in bpf_prog.id. Programs see the
  * bpf_devmap_val read-only (BPF_F_RDONLY_PROG is forced, as in the kernel).
@@ -12,12 +12,13 @@
  * buckets hashed by key & (n_buckets - 1), the kernel's order. The
  * bpf_devmap_val of every entry sits in one block, the map's arena.
  *
- * Devices: the device layer is a later piece of work. Entries are resolved
- * through dev_get_by_index(), weak here and returning NULL; an entry whose
- * ifindex names no device is kept as given (dev NULL) instead of being
- * refused with -EINVAL as the kernel does, so `prog run` and tests can fill
- * devmaps without devices. Redirect decisions (map_redirect) are the
- * kernel's; sending is for dev_map_enqueue() in the engine.
+ * Devices: an entry keeps its ifindex; dev_map_entry_dev() resolves it
+ * with dev_get_by_index() (weak here, returning NULL, until net/core/dev.c
+ * provides it) when a redirect is carried out. An ifindex that names no
+ * device is kept as given instead of being refused with -EINVAL as the
+ * kernel does, so `prog run` and tests can fill devmaps without devices.
+ * Redirect decisions (map_redirect) are the kernel's; sending is the
+ * engine's dev_map_enqueue().
  *
  * Kernel: kernel/bpf/devmap.c dev_map_init_map(), __dev_map_update_elem(),
  *         __dev_map_hash_update_elem(), dev_map_delete_elem(),
@@ -39,7 +40,6 @@
 #define offsetofend(TYPE, MEMBER) (offsetof(TYPE, MEMBER) + sizeof(((TYPE *)0)->MEMBER))
 
 struct bpf_dtab_netdev {
-	struct net_device *dev;
 	struct bpf_prog *xdp_prog;
 	struct bpf_devmap_val *val;	/* in the arena */
 	u32 idx;			/* key */
@@ -194,7 +194,6 @@ static int dev_map_init_node(struct bpf_dtab_netdev *dev, const struct bpf_devma
 			return -EINVAL;
 		bpf_prog_inc(prog);
 	}
-	dev->dev = dev_get_by_index(val->ifindex);
 	dev->xdp_prog = prog;
 	dev->idx = idx;
 	dev->val->ifindex = val->ifindex;
@@ -250,7 +249,6 @@ static long dev_map_update_elem(struct bpf_map *map, void *key, void *value, u64
 		dev = &dtab->entries[i];
 		pthread_spin_lock(&dtab->index_lock);
 		old_prog = dev->xdp_prog;
-		dev->dev = tmp.dev;
 		dev->xdp_prog = tmp.xdp_prog;
 		dev->idx = i;
 		*dev->val = *tmp.val;
@@ -481,9 +479,17 @@ static long dev_hash_map_redirect(struct bpf_map *map, u64 ifindex, u64 flags)
 				      dev_map_hash_redirect_lookup);
 }
 
+/*
+ * Resolved by ifindex at redirect time (an O(1) table lookup), not from
+ * the pointer taken at update: a device registered after the update is
+ * found, and one unregistered since is not used, which the kernel gets
+ * from its NETDEV_UNREGISTER notifier removing the entry.
+ */
 struct net_device *dev_map_entry_dev(const void *tgt_value)
 {
-	return tgt_value ? ((const struct bpf_dtab_netdev *)tgt_value)->dev : NULL;
+	const struct bpf_dtab_netdev *obj = tgt_value;
+
+	return obj ? dev_get_by_index(READ_ONCE(obj->val->ifindex)) : NULL;
 }
 
 const struct bpf_map_ops dev_map_ops = {
