@@ -44,8 +44,12 @@ void bpf_prog_free(struct bpf_prog *fp);
  */
 int bpf_check(struct bpf_prog **prog, char *log, u32 log_size);
 
-/* Point prog->bpf_func at the interpreter (kernel/bpf/core.c). */
-void bpf_prog_select_runtime(struct bpf_prog *prog);
+/*
+ * Point prog->bpf_func at the interpreter and build its decoded copy of the
+ * instructions (kernel/bpf/core.c). Called by bpf_check(). Return: 0 or
+ * -ENOMEM.
+ */
+int bpf_prog_select_runtime(struct bpf_prog *prog);
 
 /*
  * bpf_prog_run_raw() - run a checked BPF_PROG_TYPE_UNSPEC program with r1 =
@@ -191,5 +195,37 @@ __bpf_xdp_redirect_map(struct bpf_map *map, u64 index, u64 flags, const u64 flag
 	}
 	return XDP_REDIRECT;
 }
+
+
+/* ---- XDP redirect engine (net/core/dev_xdp.c, kernel/bpf/devmap_xmit.c) -- */
+
+struct xdp_buff;
+struct xdp_frame;
+
+/*
+ * xdp_do_redirect() - send @xdp where the program's last bpf_redirect*()
+ * call aimed it, consuming the redirect info. The buffer becomes an
+ * xdp_frame in its own headroom and goes onto a bulk queue.
+ * Return: 0 (the frame is queued and no longer the caller's), or -errno
+ * and the caller frees the buffer and counts the drop: -EOVERFLOW (no
+ * headroom for the frame), -EINVAL (no target), -EOPNOTSUPP, -ENETDOWN,
+ * -EMSGSIZE, -EBADRQC (unknown map type).
+ */
+int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_prog *prog);
+/*
+ * Count @n frames a driver dropped after xdp_do_redirect() returned @err:
+ * on the target device when one refused them (veth without an XDP program
+ * on its peer: PEER_NO_XDP), else on @dev.
+ */
+void xdp_do_redirect_count_drop(struct net_device *dev, int err, unsigned int n);
+/* Transmit every bulk queue this CPU filled in the current poll (XDP_XMIT_FLUSH). */
+void xdp_do_flush(void);
+/* The kernel's xdp_ok_fwd_dev(): -ENETDOWN, -EMSGSIZE (len > mtu + hard_header_len + 4) or 0. */
+int xdp_ok_fwd_dev(const struct net_device *fwd, unsigned int pktlen);
+int dev_map_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx);
+int dev_xdp_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx);
+void __dev_flush(void);
+/* Frames waiting on this CPU's flush list (a poll forgot xdp_do_flush()). */
+bool dev_check_flush(void);
 
 #endif

@@ -11,6 +11,19 @@
 #include_next <linux/netdevice.h>	/* IFNAMSIZ, MAX_ADDR_LEN */
 
 #include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/smp.h>
+#include <errno.h>
+
+struct bpf_prog;
+struct sk_buff;
+struct xdp_frame;
+struct xdp_dev_bulk_queue;
+struct netlink_ext_ack;
+struct rtnl_link_ops;
+struct net_device_ops;
+
+typedef u32 xdp_features_t;
 
 struct net_device {
 	char name[IFNAMSIZ];
@@ -23,6 +36,23 @@ struct net_device {
 	unsigned char addr_len;
 	unsigned char dev_addr[MAX_ADDR_LEN];
 	unsigned char broadcast[MAX_ADDR_LEN];
+
+	/* ---- engine (net/core/dev.c); fields above are a fixed contract ---- */
+	const struct net_device_ops *netdev_ops;
+	const struct rtnl_link_ops *rtnl_link_ops;
+	unsigned int min_mtu;
+	unsigned int max_mtu;
+	unsigned int num_rx_queues;
+	unsigned int real_num_rx_queues;
+	unsigned int num_tx_queues;
+	unsigned int real_num_tx_queues;
+	xdp_features_t xdp_features;	/* NETDEV_XDP_ACT_* */
+	struct bpf_prog *xdp_prog;	/* native XDP program (reference held) */
+	struct xdp_dev_bulk_queue *xdp_bulkq;	/* [nr_cpu_ids]: devmap bulk queues */
+	struct netdev_pcpu_stats *pcpu_stats;	/* [nr_cpu_ids] */
+	struct net_device *next_dev;	/* registration list */
+	int reg_state;			/* NETREG_* */
+	void *priv;			/* netdev_priv() */
 };
 
 /*
@@ -31,5 +61,310 @@ struct net_device {
  * provides the real one.
  */
 struct net_device *dev_get_by_index(int ifindex);
+
+/* ---- net/core/dev.c: devices, NAPI, receive and transmit ---------------- */
+
+#define NETDEV_XDP_ACT_BASIC		(1U << 0)	/* XDP_PASS/DROP/ABORTED */
+#define NETDEV_XDP_ACT_REDIRECT		(1U << 1)	/* XDP_REDIRECT from its rx path */
+#define NETDEV_XDP_ACT_NDO_XMIT		(1U << 2)	/* a redirect target */
+#define NETDEV_XDP_ACT_XSK_ZEROCOPY	(1U << 3)
+#define NETDEV_XDP_ACT_HW_OFFLOAD	(1U << 4)
+#define NETDEV_XDP_ACT_RX_SG		(1U << 5)	/* multi-buffer on rx */
+#define NETDEV_XDP_ACT_NDO_XMIT_SG	(1U << 6)	/* multi-buffer redirect target */
+
+#define XDP_XMIT_FLUSH		(1U << 0)
+#define XDP_XMIT_FLAGS_MASK	XDP_XMIT_FLUSH
+
+#define NAPI_POLL_WEIGHT	64
+#define VLAN_HLEN		4
+
+enum netdev_tx {
+	NETDEV_TX_OK	= 0x00,
+	NETDEV_TX_BUSY	= 0x10,
+};
+typedef enum netdev_tx netdev_tx_t;
+
+enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
+
+/*
+ * Why a device dropped a packet, in words a user can act on (`stats drops`).
+ * One X-macro: the enum, the name and the explanation. "%s" in an
+ * explanation is replaced by the device's peer (ndo_get_peer_dev) name.
+ * Drops of skbs also go through kfree_skb_reason() (global per-reason
+ * counts); this table is per device, like the XDP tracepoints.
+ */
+#define NETDEV_DROP_REASONS(FN)							\
+	FN(XDP_ABORTED, "XDP program returned XDP_ABORTED or an invalid action (xdp_exception)") \
+	FN(XDP_DROP, "XDP program returned XDP_DROP")				\
+	FN(REDIRECT_NO_TARGET, "redirected frames dropped: no such target (empty devmap slot or unknown ifindex, xdp_redirect_err)") \
+	FN(REDIRECT_NOT_SUPP, "redirected frames dropped: target has no ndo_xdp_xmit, or cannot take multi-buffer frames (-EOPNOTSUPP)") \
+	FN(REDIRECT_DOWN, "redirected frames dropped: target is down (-ENETDOWN)") \
+	FN(REDIRECT_MSGSIZE, "redirected frames dropped: frame longer than the target's MTU + 18 (-EMSGSIZE)") \
+	FN(REDIRECT_OVERFLOW, "frames dropped: no headroom left for struct xdp_frame (-EOVERFLOW)") \
+	FN(REDIRECT_OTHER, "redirected frames dropped: unsupported redirect map type") \
+	FN(PEER_NO_XDP, "redirected frames dropped: peer %s has no XDP program, so its NAPI ring is off (the kernel drops these too)") \
+	FN(PEER_MISSING, "frames dropped: no peer")				\
+	FN(RING_FULL, "frames dropped: rx ring of 256 full")			\
+	FN(XMIT_MTU, "frames dropped: longer than this device's MTU + 18")	\
+	FN(XDP_TX_ERR, "XDP_TX frames dropped: could not be queued to the peer") \
+	FN(SKB_ALLOC, "XDP_PASS frames dropped: skb allocation failed (a failed bulk allocation drops the whole batch)") \
+	FN(FRAME_UPDATE, "XDP_PASS frames dropped: program left no headroom for struct xdp_frame (the kernel frees these without counting)") \
+	FN(SKB_COPY, "skbs dropped: could not copy into a page for XDP")	\
+	FN(PAGE_ALLOC, "frames not generated: page pool empty")		\
+	FN(OTHERHOST, "skbs dropped by the stack: destination MAC is not this device's (PACKET_OTHERHOST, ip_rcv)") \
+	FN(NOHANDLER, "skbs dropped by the stack: no protocol handler (rx_nohandler)") \
+	FN(TX_NOT_SUPP, "skbs dropped: device cannot transmit")
+
+#define __NETDEV_DROP_ENUM(name, text)	NETDEV_DROP_##name,
+enum netdev_drop_reason {
+	NETDEV_DROP_REASONS(__NETDEV_DROP_ENUM)
+	NETDEV_DROP_MAX,
+};
+
+/* XDP verdict counters; INVALID counts actions > XDP_REDIRECT (handled as ABORTED). */
+enum netdev_xdp_stat {
+	NETDEV_XDP_ABORTED,
+	NETDEV_XDP_DROP,
+	NETDEV_XDP_PASS,
+	NETDEV_XDP_TX,
+	NETDEV_XDP_REDIRECT,
+	NETDEV_XDP_INVALID,
+	NETDEV_XDP_STAT_MAX,
+};
+
+/*
+ * Per-device, per-CPU software counters: written only by the CPU (worker)
+ * that owns the slot, summed by dev_get_stats().
+ */
+struct netdev_pcpu_stats {
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 rx_dropped;
+	u64 tx_dropped;
+	u64 rx_nohandler;
+	u64 rx_otherhost_dropped;
+	u64 xdp[NETDEV_XDP_STAT_MAX];
+	u64 drops[NETDEV_DROP_MAX];
+	u64 devmap_xmit_sent;		/* xdp_devmap_xmit tracepoint: as target */
+	u64 devmap_xmit_drops;
+} __aligned(SMP_CACHE_BYTES);
+
+/* struct rtnl_link_stats64 is the UAPI one (<linux/if_link.h>). */
+
+enum bpf_netdev_command {
+	XDP_SETUP_PROG,
+};
+
+struct netdev_bpf {
+	enum bpf_netdev_command command;
+	struct bpf_prog *prog;		/* NULL: detach */
+	char *extack;			/* message buffer on failure, may be NULL */
+	size_t extack_len;
+};
+
+struct net_device_ops {
+	int (*ndo_init)(struct net_device *dev);
+	void (*ndo_uninit)(struct net_device *dev);
+	int (*ndo_open)(struct net_device *dev);
+	int (*ndo_stop)(struct net_device *dev);
+	/* Consumes @skb. */
+	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
+	/*
+	 * Takes frames[0..ret); the caller frees the rest. Negative: none
+	 * taken (-EINVAL bad flags, -ENXIO not ready). linux-semantics B.5.
+	 */
+	int (*ndo_xdp_xmit)(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
+	int (*ndo_bpf)(struct net_device *dev, struct netdev_bpf *bpf);
+	/* Add driver counters to @stats (the software ones are already in). */
+	void (*ndo_get_stats64)(struct net_device *dev, struct rtnl_link_stats64 *stats);
+	struct net_device *(*ndo_get_peer_dev)(struct net_device *dev);
+	int (*ndo_change_mtu)(struct net_device *dev, int new_mtu);
+	/* uxdp: the driver's own knobs (`link set dev X KEY VALUE`); -ENOENT unknown key. */
+	int (*ndo_set_param)(struct net_device *dev, const char *key, const char *value,
+			     char *err, size_t errlen);
+	/* uxdp: driver counters as name/value pairs (ethtool -S); returns how many, fills up to @max. */
+	int (*ndo_get_ethtool_stats)(struct net_device *dev, char (*names)[48], u64 *values,
+				     int max);
+	/* uxdp: generators report whether they still produce (for `run count`). */
+	bool (*ndo_gen_active)(struct net_device *dev);
+};
+
+/* rtnl_link_ops: a device kind (`link add NAME type KIND ARGS`). */
+struct rtnl_link_ops {
+	const char *kind;
+	size_t priv_size;
+	const char *usage;		/* the kind's arguments */
+	void (*setup)(struct net_device *dev);
+	/* Parse kind arguments and finish the device (may create a peer). */
+	int (*newlink)(struct net_device *dev, int argc, char **argv, char *err, size_t errlen);
+	void (*dellink)(struct net_device *dev);
+};
+
+static inline void *netdev_priv(const struct net_device *dev)
+{
+	return dev->priv;
+}
+
+static inline bool netif_running(const struct net_device *dev)
+{
+	return dev->flags & IFF_UP;
+}
+
+/* The calling CPU's counter slot. */
+static inline struct netdev_pcpu_stats *dev_pcpu_stats(struct net_device *dev)
+{
+	return &dev->pcpu_stats[smp_processor_id()];
+}
+
+/*
+ * alloc_netdev() - a device of @ops's kind named @name, priv zeroed.
+ * Return: the device or ERR_PTR(-ENOMEM / -EINVAL). Not yet registered.
+ */
+struct net_device *alloc_netdev(const struct rtnl_link_ops *ops, const char *name,
+				unsigned int rxqs, unsigned int txqs);
+void free_netdev(struct net_device *dev);
+/* Give @dev an ifindex and make it findable. -EEXIST if the name is taken. */
+int register_netdevice(struct net_device *dev);
+/* Close (if up), detach XDP, unlink; the caller then free_netdev()s. */
+void unregister_netdevice(struct net_device *dev);
+/* Unregister and free every device (end of a script, tests). */
+void netdev_unregister_all(void);
+struct net_device *dev_get_by_name(const char *name);
+/* First device after @prev in ifindex order (NULL: the first). */
+struct net_device *dev_get_next(const struct net_device *prev);
+int dev_open(struct net_device *dev);
+int dev_close(struct net_device *dev);
+/* Sum of the software counters plus the driver's ndo_get_stats64. */
+void dev_get_stats(struct net_device *dev, struct rtnl_link_stats64 *stats);
+void dev_get_xdp_stats(struct net_device *dev, u64 xdp[NETDEV_XDP_STAT_MAX]);
+void dev_get_drop_stats(struct net_device *dev, u64 drops[NETDEV_DROP_MAX]);
+void dev_stats_reset(struct net_device *dev);
+const char *netdev_drop_reason_name(enum netdev_drop_reason r);
+const char *netdev_drop_reason_text(enum netdev_drop_reason r);
+
+/*
+ * NAPI: a poll function the owning worker calls with a budget. Scheduling
+ * puts it on the calling worker's poll list (the kernel's softnet_data), so
+ * a NAPI runs on one worker at a time and never concurrently.
+ */
+#define NAPI_STATE_SCHED	0	/* bit: on a poll list / being polled */
+#define NAPI_STATE_DISABLE	1
+
+struct napi_struct {
+	struct net_device *dev;
+	int (*poll)(struct napi_struct *napi, int budget);
+	int weight;
+	unsigned long state;
+	struct napi_struct *poll_next;	/* worker's poll list */
+	u64 polls;			/* uxdp: times polled */
+};
+
+void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
+		    int (*poll)(struct napi_struct *, int));
+void netif_napi_del(struct napi_struct *napi);
+void napi_enable(struct napi_struct *napi);
+/* Wait until @napi is not being polled and keep it off the poll lists. */
+void napi_disable(struct napi_struct *napi);
+/* Mark @napi scheduled; true if the caller must put it on a poll list. */
+bool napi_schedule_prep(struct napi_struct *napi);
+void __napi_schedule(struct napi_struct *napi);
+static inline bool napi_schedule(struct napi_struct *napi)
+{
+	if (napi_schedule_prep(napi)) {
+		__napi_schedule(napi);
+		return true;
+	}
+	return false;
+}
+/* The poll did less than its budget: leave the poll list. Return: true. */
+bool napi_complete_done(struct napi_struct *napi, int work_done);
+
+#define NET_RX_SUCCESS	0
+#define NET_RX_DROP	1
+
+/* Poll every NAPI on the calling worker's list once; returns work done. */
+int net_rx_action(void);
+/* Is anything on the calling worker's poll list? */
+bool net_rx_pending(void);
+
+/* kernel/bpf/devmap_xmit.c: per-CPU bulk queues, the NETDEV_REGISTER part. */
+int dev_map_netdev_register(struct net_device *dev);
+void dev_map_netdev_unregister(struct net_device *dev);
+
+/* Deliver @skb to the stack (protocol handlers). Consumes @skb. */
+int netif_receive_skb(struct sk_buff *skb);
+/* Transmit @skb on skb->dev. Consumes @skb. */
+int dev_queue_xmit(struct sk_buff *skb);
+
+/* A protocol handler (the kernel's struct packet_type); consumes the skb. */
+struct packet_type {
+	u16 type;		/* __be16 ethertype */
+	int (*func)(struct sk_buff *skb, struct net_device *dev);
+	struct packet_type *next;
+};
+void dev_add_pack(struct packet_type *pt);
+void dev_remove_pack(struct packet_type *pt);
+
+/* net/core/dev_xdp.c: native XDP attach. @err gets the reason on failure. */
+int dev_xdp_attach(struct net_device *dev, struct bpf_prog *prog, char *err, size_t errlen);
+
+/*
+ * Run-time: workers that poll NAPI instances (net/core/dev.c). Each worker
+ * binds CPU id i with uxdp_worker_bind_cpu(); a NAPI scheduled from the
+ * control thread goes to worker 0.
+ */
+struct netdev_run_opts {
+	unsigned int workers;		/* 1..nr_cpu_ids */
+	uint64_t duration_ns;		/* 0: until generators are done */
+	bool (*progress)(void *ctx, uint64_t elapsed_ns);	/* control thread; false stops */
+	void *progress_ctx;
+};
+/* Run until the duration or until every generator is done and all rings are drained. */
+int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns);
+/* Stop flag generators poll. */
+extern volatile bool netdev_run_stopping;
+
+static inline void dev_count_drop(struct net_device *dev, enum netdev_drop_reason r, u64 n)
+{
+	dev_pcpu_stats(dev)->drops[r] += n;
+}
+
+
+/* The drop reason for an xdp_do_redirect() error. */
+static inline enum netdev_drop_reason xdp_redirect_drop_reason(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return NETDEV_DROP_REDIRECT_NO_TARGET;
+	case -EOPNOTSUPP:
+		return NETDEV_DROP_REDIRECT_NOT_SUPP;
+	case -ENETDOWN:
+		return NETDEV_DROP_REDIRECT_DOWN;
+	case -EMSGSIZE:
+		return NETDEV_DROP_REDIRECT_MSGSIZE;
+	case -EOVERFLOW:
+		return NETDEV_DROP_REDIRECT_OVERFLOW;
+	default:
+		return NETDEV_DROP_REDIRECT_OTHER;
+	}
+}
+
+/*
+ * Count an XDP verdict on @dev: actions beyond XDP_REDIRECT are counted
+ * as INVALID and returned as XDP_ABORTED (bpf_warn_invalid_xdp_action()).
+ */
+static inline u32 netdev_xdp_count_verdict(struct net_device *dev, u32 act)
+{
+	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
+
+	if (unlikely(act > 4 /* XDP_REDIRECT */)) {
+		st->xdp[NETDEV_XDP_INVALID]++;
+		act = 0;	/* XDP_ABORTED */
+	}
+	st->xdp[act]++;
+	return act;
+}
 
 #endif

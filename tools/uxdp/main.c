@@ -24,6 +24,8 @@ static int do_version(int argc, char **argv);
 
 static const struct cmd objects[] = {
 	{ "prog", do_prog, "prog { show | run } ...", "load and run XDP objects (bpftool syntax)" },
+	{ "run", do_run_script, "run SCRIPT|-", "run a topology script (link, map, run, stats)" },
+	{ "shell", do_shell, "shell", "the script commands, interactively" },
 	{ "version", do_version, "version", "print the version" },
 	{ "help", do_help, "help", "this text" },
 	{ 0 }

@@ -25,5 +25,8 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv, const char *object
 /* One entry point per object file. */
 int do_prog(int argc, char **argv);
 extern const struct cmd prog_cmds[];
+/* script.c: `uxdp run SCRIPT|-`, `uxdp shell` */
+int do_run_script(int argc, char **argv);
+int do_shell(int argc, char **argv);
 
 #endif

@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gen: a packet generator that behaves like a NIC driver. Each rx queue has
+ * a page pool and a NAPI instance; its poll writes up to 64 frames into
+ * page-pool pages (256 bytes of headroom, 4 KiB frames, multi-buffer with
+ * `frags N`) and runs them through native XDP exactly as a driver's rx
+ * loop does (ixgbe in the veth-bulk seed): PASS builds an skb around the
+ * page (napi_build_skb) for the stack, TX leaves on gen's own wire
+ * (counted as transmitted), REDIRECT goes to xdp_do_redirect() and the
+ * poll ends with xdp_do_flush(). Without a program every frame is PASS.
+ *
+ * Frames come from up to 1024 prebuilt flow templates (UDP/IPv4,
+ * UDP/IPv6 or TCP/IPv4; source/destination address and port ranges),
+ * checksums correct, sent round robin. `count N` stops after N frames in
+ * total, `rate PPS` paces each queue to its share.
+ *
+ * Kernel: drivers/net/ethernet/intel/ixgbe/ixgbe_main.c ixgbe_clean_rx_irq()
+ *	   and ixgbe_run_xdp() (the shape), net/core/pktgen.c (the idea)
+ * Differs: no wire, no descriptors; the destination MAC is gen's own
+ *	    unless `dst_mac` says otherwise, so PASS'ed frames are PACKET_HOST.
+ */
+#define UXDP_XDP_BUFF_INLINES
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/bpf.h>
+#include <linux/etherdevice.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/page_pool/helpers.h>
+#include <net/rtnetlink.h>
+#include <net/xdp.h>
+
+#define GEN_HEADROOM		256
+#define GEN_MAX_FLOWS		1024
+#define GEN_MAX_QUEUES		64
+#define GEN_POOL_SIZE		2048
+
+enum gen_proto { GEN_UDP, GEN_UDP6, GEN_TCP };
+
+struct gen_queue {
+	struct napi_struct napi;
+	struct net_device *dev;
+	struct page_pool *pool;
+	struct xdp_rxq_info xdp_rxq;
+	unsigned int next_flow;
+	u64 generated;
+	u64 start_ns;
+} __aligned(SMP_CACHE_BYTES);
+
+struct gen_priv {
+	enum gen_proto proto;
+	unsigned int size;		/* frame bytes, Ethernet header included */
+	unsigned int frags;		/* extra 4 KiB buffers per frame */
+	u64 count;			/* this run's count; 0: unlimited */
+	u64 cfg_count;			/* `count N` of the link */
+	u64 rate;			/* pps, 0: as fast as possible */
+	u64 reserved;			/* frames claimed so far (atomic) */
+	u8 dst_mac[ETH_ALEN];
+	bool dst_mac_set;
+	u8 src_mac[ETH_ALEN];
+	u8 *templates;			/* nr_flows × size */
+	unsigned int nr_flows;
+	struct gen_queue *q;
+	unsigned int nr_queues;
+	/* flow parameters */
+	struct in6_addr src_lo, src_hi, dst_lo, dst_hi;
+	bool v6;
+	u16 sport_lo, sport_hi, dport_lo, dport_hi;
+};
+
+static u64 gen_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static u32 csum_add_buf(u32 sum, const void *buf, size_t len)
+{
+	const u8 *p = buf;
+
+	while (len > 1) {
+		sum += (p[0] << 8) | p[1];
+		p += 2;
+		len -= 2;
+	}
+	if (len)
+		sum += p[0] << 8;
+	return sum;
+}
+
+static u16 csum_fold16(u32 sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return htons((u16)~sum);
+}
+
+/* Add @n to a 128-bit address (network order); IPv4 uses the last 4 bytes. */
+static void addr_add(struct in6_addr *a, u32 n)
+{
+	for (int i = 15; i >= 0 && n; i--) {
+		u32 v = a->s6_addr[i] + (n & 0xff);
+
+		a->s6_addr[i] = (u8)v;
+		n = (n >> 8) + (v >> 8);
+	}
+}
+
+static u64 addr_span(const struct in6_addr *lo, const struct in6_addr *hi)
+{
+	u64 l = 0, h = 0;
+
+	for (int i = 8; i < 16; i++) {
+		l = (l << 8) | lo->s6_addr[i];
+		h = (h << 8) | hi->s6_addr[i];
+	}
+	return h >= l ? h - l + 1 : 1;
+}
+
+static void gen_build_one(struct gen_priv *priv, struct net_device *dev, u8 *pkt,
+			  const struct in6_addr *src, const struct in6_addr *dst,
+			  u16 sport, u16 dport)
+{
+	unsigned int size = priv->size, l3len = size - ETH_HLEN, l4len;
+	struct ethhdr *eth = (struct ethhdr *)pkt;
+	u8 *l4;
+	u32 sum;
+
+	memset(pkt, 0, size);
+	memcpy(eth->h_dest, priv->dst_mac_set ? priv->dst_mac : dev->dev_addr, ETH_ALEN);
+	memcpy(eth->h_source, priv->src_mac, ETH_ALEN);
+	if (priv->proto == GEN_UDP6) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(pkt + ETH_HLEN);
+
+		eth->h_proto = htons(ETH_P_IPV6);
+		ip6->version = 6;
+		ip6->payload_len = htons(l3len - sizeof(*ip6));
+		ip6->nexthdr = IPPROTO_UDP;
+		ip6->hop_limit = 64;
+		ip6->saddr = *src;
+		ip6->daddr = *dst;
+		l4 = (u8 *)(ip6 + 1);
+		l4len = l3len - sizeof(*ip6);
+		sum = csum_add_buf(0, &ip6->saddr, 32);
+		sum += IPPROTO_UDP + l4len;
+	} else {
+		struct iphdr *ip = (struct iphdr *)(pkt + ETH_HLEN);
+		u8 proto = priv->proto == GEN_TCP ? IPPROTO_TCP : IPPROTO_UDP;
+
+		eth->h_proto = htons(ETH_P_IP);
+		ip->version = 4;
+		ip->ihl = 5;
+		ip->tot_len = htons(l3len);
+		ip->ttl = 64;
+		ip->protocol = proto;
+		memcpy(&ip->saddr, &src->s6_addr[12], 4);
+		memcpy(&ip->daddr, &dst->s6_addr[12], 4);
+		ip->check = csum_fold16(csum_add_buf(0, ip, sizeof(*ip)));
+		l4 = (u8 *)(ip + 1);
+		l4len = l3len - sizeof(*ip);
+		sum = csum_add_buf(0, &ip->saddr, 8);
+		sum += proto + l4len;
+	}
+	if (priv->proto == GEN_TCP) {
+		struct tcphdr *th = (struct tcphdr *)l4;
+
+		th->source = htons(sport);
+		th->dest = htons(dport);
+		th->doff = 5;
+		th->ack = 1;
+		th->window = htons(65535);
+		th->check = csum_fold16(csum_add_buf(sum, l4, l4len));
+	} else {
+		struct udphdr *uh = (struct udphdr *)l4;
+
+		uh->source = htons(sport);
+		uh->dest = htons(dport);
+		uh->len = htons(l4len);
+		/* IPv4 UDP may leave the checksum 0; IPv6 may not. */
+		if (priv->proto == GEN_UDP6) {
+			uh->check = csum_fold16(csum_add_buf(sum, l4, l4len));
+			if (!uh->check)
+				uh->check = 0xffff;
+		}
+	}
+}
+
+static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
+{
+	u64 ns = addr_span(&priv->src_lo, &priv->src_hi);
+	u64 nd = addr_span(&priv->dst_lo, &priv->dst_hi);
+	u64 nsp = priv->sport_hi - priv->sport_lo + 1;
+	u64 ndp = priv->dport_hi - priv->dport_lo + 1;
+	u64 total = ns * nd * nsp * ndp;
+	unsigned int n = total > GEN_MAX_FLOWS ? GEN_MAX_FLOWS : (unsigned int)total;
+
+	priv->templates = malloc((size_t)n * priv->size);
+	if (!priv->templates)
+		return -ENOMEM;
+	priv->nr_flows = n;
+	/* Enumerate dport fastest, then sport, dst, src. */
+	for (unsigned int i = 0; i < n; i++) {
+		u64 k = i;
+		struct in6_addr s = priv->src_lo, d = priv->dst_lo;
+		u16 dp = priv->dport_lo + k % ndp, sp;
+
+		k /= ndp;
+		sp = priv->sport_lo + k % nsp;
+		k /= nsp;
+		addr_add(&d, k % nd);
+		k /= nd;
+		addr_add(&s, k % ns);
+		gen_build_one(priv, dev, priv->templates + (size_t)i * priv->size, &s, &d, sp, dp);
+	}
+	return 0;
+}
+
+/* ---- rx path ------------------------------------------------------------ */
+
+/* Claim up to @want frames of the total count. */
+static unsigned int gen_claim(struct gen_priv *priv, unsigned int want)
+{
+	u64 cur, next;
+
+	if (!priv->count)
+		return want;
+	cur = __atomic_load_n(&priv->reserved, __ATOMIC_RELAXED);
+	do {
+		if (cur >= priv->count)
+			return 0;
+		next = cur + want > priv->count ? priv->count : cur + want;
+	} while (!__atomic_compare_exchange_n(&priv->reserved, &cur, next, false,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return next - cur;
+}
+
+static bool gen_active(struct net_device *dev)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+
+	if (!(dev->flags & IFF_UP) || netdev_run_stopping)
+		return false;
+	return !priv->count || __atomic_load_n(&priv->reserved, __ATOMIC_RELAXED) < priv->count;
+}
+
+/* Fill one frame; returns false when the pool is empty (nothing held). */
+static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff *xdp)
+{
+	const u8 *tmpl = priv->templates + (size_t)q->next_flow * priv->size;
+	unsigned int linear = priv->size, per_frag = 0;
+	struct page *page;
+	u8 *va;
+
+	if (priv->frags) {
+		per_frag = (priv->size - ETH_HLEN - 40) / (priv->frags + 1);
+		if (!per_frag)
+			per_frag = 1;
+		linear = priv->size - per_frag * priv->frags;
+	}
+	page = page_pool_dev_alloc_pages(q->pool);
+	if (unlikely(!page))
+		return false;
+	va = page_address(page);
+	memcpy(va + GEN_HEADROOM, tmpl, linear);
+	xdp_init_buff(xdp, PAGE_SIZE, &q->xdp_rxq);
+	xdp_prepare_buff(xdp, va, GEN_HEADROOM, linear, true);
+	if (unlikely(priv->frags)) {
+		struct skb_shared_info *sinfo = (struct skb_shared_info *)__xdp_buff_hard_end(xdp);
+		unsigned int off = linear;
+
+		sinfo->nr_frags = 0;
+		sinfo->xdp_frags_size = 0;
+		for (unsigned int i = 0; i < priv->frags; i++) {
+			struct page *fp = page_pool_dev_alloc_pages(q->pool);
+
+			if (unlikely(!fp)) {
+				xdp_buff_set_frags_flag(xdp);
+				xdp_return_buff(xdp);
+				return false;
+			}
+			memcpy(page_address(fp), tmpl + off, per_frag);
+			skb_frag_fill_page_desc(&sinfo->frags[i], fp, 0, per_frag);
+			sinfo->nr_frags++;
+			sinfo->xdp_frags_size += per_frag;
+			off += per_frag;
+		}
+		sinfo->xdp_frags_truesize = priv->frags * PAGE_SIZE;
+		xdp_buff_set_frags_flag(xdp);
+	}
+	if (++q->next_flow == priv->nr_flows)
+		q->next_flow = 0;
+	return true;
+}
+
+static void gen_pass(struct net_device *dev, struct xdp_buff *xdp)
+{
+	struct skb_shared_info *xinfo = (struct skb_shared_info *)__xdp_buff_hard_end(xdp);
+	bool frags = xdp->flags & XDP_FLAGS_HAS_FRAGS;
+	u32 nr_frags = frags ? xinfo->nr_frags : 0;
+	u32 frags_size = frags ? xinfo->xdp_frags_size : 0;
+	u32 frags_truesize = frags ? xinfo->xdp_frags_truesize : 0;
+	u8 *va = xdp->data_hard_start;
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(va, xdp->frame_sz);
+	if (unlikely(!skb)) {
+		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
+		xdp_return_buff(xdp);
+		return;
+	}
+	skb_reserve(skb, (u8 *)xdp->data - va);
+	__skb_put(skb, (u8 *)xdp->data_end - (u8 *)xdp->data);
+	if (xdp->data_meta < xdp->data)
+		skb_metadata_set(skb, (u8 *)xdp->data - (u8 *)xdp->data_meta);
+	if (unlikely(frags)) {
+		/*
+		 * build_skb() put its shinfo at the same address and zeroed the
+		 * head of it; frags[] is intact, restore the count and sizes
+		 * (the kernel's xdp_update_skb_shared_info()).
+		 */
+		BUG_ON(skb_shinfo(skb) != xinfo);
+		xinfo->nr_frags = nr_frags;
+		skb->data_len = frags_size;
+		skb->len += frags_size;
+		skb->truesize += frags_truesize;
+	}
+	skb_mark_for_recycle(skb);
+	skb->protocol = eth_type_trans(skb, dev);
+	netif_receive_skb(skb);
+}
+
+static int gen_poll(struct napi_struct *napi, int budget)
+{
+	struct gen_queue *q = container_of(napi, struct gen_queue, napi);
+	struct net_device *dev = q->dev;
+	struct gen_priv *priv = netdev_priv(dev);
+	struct bpf_prog *prog = dev->xdp_prog;
+	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
+	unsigned int want = budget, got, i;
+	bool redirected = false;
+
+	if (!gen_active(dev)) {
+		napi_complete_done(napi, 0);
+		return 0;
+	}
+	if (priv->rate) {
+		u64 rate_q = priv->rate / priv->nr_queues ? priv->rate / priv->nr_queues : 1;
+		u64 allowed = (gen_now_ns() - q->start_ns) * rate_q / 1000000000ULL;
+
+		want = allowed > q->generated ? allowed - q->generated : 0;
+		if (want > (unsigned int)budget)
+			want = budget;
+		if (!want)
+			return budget;	/* stay scheduled: paced, not idle */
+	}
+	got = gen_claim(priv, want);
+	for (i = 0; i < got; i++) {
+		struct xdp_buff xdp;
+		u32 act;
+		int err;
+
+		if (unlikely(!gen_fill(priv, q, &xdp))) {
+			/* Pool empty: give the claim back and poll again. */
+			dev_count_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
+			if (priv->count)
+				__atomic_fetch_sub(&priv->reserved, got - i, __ATOMIC_RELAXED);
+			break;
+		}
+		q->generated++;
+		st->rx_packets++;
+		st->rx_bytes += priv->size;
+		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
+		switch (act) {
+		case XDP_PASS:
+			gen_pass(dev, &xdp);
+			break;
+		case XDP_TX:
+			/* Out on gen's wire. */
+			st->tx_packets++;
+			st->tx_bytes += xdp_get_buff_len(&xdp);
+			xdp_return_buff(&xdp);
+			break;
+		case XDP_REDIRECT:
+			err = xdp_do_redirect(dev, &xdp, prog);
+			if (unlikely(err)) {
+				xdp_do_redirect_count_drop(dev, err, 1);
+				xdp_return_buff(&xdp);
+			}
+			redirected = true;
+			break;
+		case XDP_ABORTED:
+			dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
+			xdp_return_buff(&xdp);
+			break;
+		default:
+			dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
+			xdp_return_buff(&xdp);
+			break;
+		}
+	}
+	if (redirected)
+		xdp_do_flush();
+	if (gen_active(dev) || i < got)
+		return budget;
+	napi_complete_done(napi, i);
+	return i < (unsigned int)budget ? (int)i : budget - 1;
+}
+
+/* ---- device ------------------------------------------------------------- */
+
+static int gen_open(struct net_device *dev)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+	u64 now = gen_now_ns();
+
+	for (unsigned int i = 0; i < priv->nr_queues; i++) {
+		priv->q[i].start_ns = now;
+		priv->q[i].generated = 0;
+		napi_enable(&priv->q[i].napi);
+	}
+	return 0;
+}
+
+static int gen_stop(struct net_device *dev)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+
+	for (unsigned int i = 0; i < priv->nr_queues; i++)
+		napi_disable(&priv->q[i].napi);
+	return 0;
+}
+
+static int gen_bpf(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+
+	if (bpf->command != XDP_SETUP_PROG)
+		return -EINVAL;
+	if (bpf->prog && priv->frags && !bpf->prog->aux->xdp_has_frags) {
+		if (bpf->extack)
+			snprintf(bpf->extack, bpf->extack_len,
+				 "%s: frames have %u frags: the program must be SEC(\"xdp.frags\")",
+				 dev->name, priv->frags);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static bool gen_ndo_gen_active(struct net_device *dev)
+{
+	return gen_active(dev);
+}
+
+static void gen_uninit(struct net_device *dev)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+
+	for (unsigned int i = 0; i < priv->nr_queues; i++) {
+		netif_napi_del(&priv->q[i].napi);
+		xdp_rxq_info_unreg(&priv->q[i].xdp_rxq);
+		page_pool_destroy(priv->q[i].pool);
+	}
+	free(priv->q);
+	priv->q = NULL;
+	priv->nr_queues = 0;
+	free(priv->templates);
+	priv->templates = NULL;
+}
+
+static int gen_set_param(struct net_device *dev, const char *key, const char *value,
+			 char *err, size_t errlen)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+	char *end;
+	u64 v;
+
+	if (strcmp(key, "count") && strcmp(key, "rate") && strcmp(key, "run_count"))
+		return -ENOENT;
+	v = strtoull(value, &end, 0);
+	if (!*value || *end) {
+		snprintf(err, errlen, "'%s' is not a valid %s", value, key);
+		return -EINVAL;
+	}
+	if (!strcmp(key, "run_count")) {
+		/* uxdp_run(): a new run starts; @v overrides the link's count. */
+		u64 now = gen_now_ns();
+
+		priv->count = v ? v : priv->cfg_count;
+		priv->reserved = 0;
+		for (unsigned int i = 0; i < priv->nr_queues; i++) {
+			priv->q[i].generated = 0;
+			priv->q[i].start_ns = now;
+		}
+		return priv->count ? 1 : 0;
+	} else if (!strcmp(key, "count")) {
+		priv->count = priv->cfg_count = v;
+		priv->reserved = 0;
+	} else {
+		priv->rate = v;
+	}
+	return 0;
+}
+
+static const struct net_device_ops gen_netdev_ops = {
+	.ndo_uninit = gen_uninit,
+	.ndo_open = gen_open,
+	.ndo_stop = gen_stop,
+	.ndo_bpf = gen_bpf,
+	.ndo_gen_active = gen_ndo_gen_active,
+	.ndo_set_param = gen_set_param,
+};
+
+static void gen_setup(struct net_device *dev)
+{
+	dev->netdev_ops = &gen_netdev_ops;
+	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT | NETDEV_XDP_ACT_RX_SG;
+}
+
+static int parse_range_addr(const char *s, struct in6_addr *lo, struct in6_addr *hi, bool *v6)
+{
+	char buf[128], *dash;
+	bool is6 = strchr(s, ':') != NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	dash = strchr(buf, '-');
+	if (dash)
+		*dash++ = 0;
+	memset(lo, 0, sizeof(*lo));
+	memset(hi, 0, sizeof(*hi));
+	if (is6) {
+		if (inet_pton(AF_INET6, buf, lo) != 1 || (dash && inet_pton(AF_INET6, dash, hi) != 1))
+			return -EINVAL;
+	} else {
+		if (inet_pton(AF_INET, buf, &lo->s6_addr[12]) != 1 ||
+		    (dash && inet_pton(AF_INET, dash, &hi->s6_addr[12]) != 1))
+			return -EINVAL;
+	}
+	if (!dash)
+		*hi = *lo;
+	if (addr_span(lo, hi) == 1 && memcmp(lo, hi, sizeof(*lo)) > 0)
+		return -EINVAL;
+	*v6 = is6;
+	return 0;
+}
+
+static int parse_range_port(const char *s, u16 *lo, u16 *hi)
+{
+	unsigned long a, b;
+	char *end;
+
+	a = strtoul(s, &end, 10);
+	if (end == s || a > 65535)
+		return -EINVAL;
+	b = a;
+	if (*end == '-') {
+		const char *t = end + 1;
+
+		b = strtoul(t, &end, 10);
+		if (end == t || b > 65535 || b < a)
+			return -EINVAL;
+	}
+	if (*end)
+		return -EINVAL;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
+static int parse_mac(const char *s, u8 *mac)
+{
+	unsigned int m[6];
+	char c;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &c) != 6)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++) {
+		if (m[i] > 255)
+			return -EINVAL;
+		mac[i] = m[i];
+	}
+	return 0;
+}
+
+/*
+ * `link add NAME type gen [size N] [proto udp|udp6|tcp] [src A[-B]]
+ * [dst A[-B]] [sport P[-Q]] [dport P[-Q]] [frags N] [count N] [rate PPS]
+ * [queues N] [dst_mac MAC] [src_mac MAC]`
+ */
+static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+	const char *src = NULL, *dst = NULL;
+	unsigned int min_size, i;
+	bool v6s = false, v6d = false;
+	int ret;
+
+	priv->proto = GEN_UDP;
+	priv->size = 64;
+	priv->nr_queues = 1;
+	priv->sport_lo = priv->sport_hi = 9;
+	priv->dport_lo = priv->dport_hi = 9;
+	parse_mac("02:00:00:00:00:01", priv->src_mac);
+	for (int a = 0; a < argc; a++) {
+		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
+		char *end = NULL;
+		unsigned long long n = 0;
+
+		if (!v) {
+			snprintf(err, errlen, "gen: '%s' needs a value", k);
+			return -EINVAL;
+		}
+		a++;
+		if (!strcmp(k, "size") || !strcmp(k, "frags") || !strcmp(k, "count") ||
+		    !strcmp(k, "rate") || !strcmp(k, "queues")) {
+			n = strtoull(v, &end, 0);
+			if (!*v || *end) {
+				snprintf(err, errlen, "gen: '%s' is not a valid %s", v, k);
+				return -EINVAL;
+			}
+		}
+		if (!strcmp(k, "size")) {
+			if (n > 9000) {
+				snprintf(err, errlen, "gen: size %llu out of range (max 9000)", n);
+				return -EINVAL;
+			}
+			priv->size = n;
+		} else if (!strcmp(k, "frags")) {
+			if (n > MAX_SKB_FRAGS) {
+				snprintf(err, errlen, "gen: frags %llu out of range (max %d)", n,
+					 MAX_SKB_FRAGS);
+				return -EINVAL;
+			}
+			priv->frags = n;
+		} else if (!strcmp(k, "count")) {
+			priv->count = priv->cfg_count = n;
+		} else if (!strcmp(k, "rate")) {
+			priv->rate = n;
+		} else if (!strcmp(k, "queues")) {
+			if (!n || n > GEN_MAX_QUEUES) {
+				snprintf(err, errlen, "gen: queues %llu out of range (1..%d)", n,
+					 GEN_MAX_QUEUES);
+				return -EINVAL;
+			}
+			priv->nr_queues = n;
+		} else if (!strcmp(k, "proto")) {
+			if (!strcmp(v, "udp"))
+				priv->proto = GEN_UDP;
+			else if (!strcmp(v, "udp6"))
+				priv->proto = GEN_UDP6;
+			else if (!strcmp(v, "tcp"))
+				priv->proto = GEN_TCP;
+			else {
+				snprintf(err, errlen, "gen: proto '%s' unknown (udp, udp6, tcp)", v);
+				return -EINVAL;
+			}
+		} else if (!strcmp(k, "src")) {
+			src = v;
+		} else if (!strcmp(k, "dst")) {
+			dst = v;
+		} else if (!strcmp(k, "sport") || !strcmp(k, "dport")) {
+			bool s = k[0] == 's';
+
+			if (parse_range_port(v, s ? &priv->sport_lo : &priv->dport_lo,
+					     s ? &priv->sport_hi : &priv->dport_hi)) {
+				snprintf(err, errlen, "gen: '%s' is not a valid port range", v);
+				return -EINVAL;
+			}
+		} else if (!strcmp(k, "dst_mac") || !strcmp(k, "src_mac")) {
+			if (parse_mac(v, k[0] == 'd' ? priv->dst_mac : priv->src_mac)) {
+				snprintf(err, errlen, "gen: '%s' is not a valid MAC address", v);
+				return -EINVAL;
+			}
+			if (k[0] == 'd')
+				priv->dst_mac_set = true;
+		} else {
+			snprintf(err, errlen, "gen: unknown argument '%s'", k);
+			return -EINVAL;
+		}
+	}
+	if (priv->proto == GEN_UDP6 && !src)
+		src = "2001:db8::1";
+	if (priv->proto == GEN_UDP6 && !dst)
+		dst = "2001:db8::2";
+	if (parse_range_addr(src ? src : "198.18.0.1", &priv->src_lo, &priv->src_hi, &v6s) ||
+	    parse_range_addr(dst ? dst : "198.19.0.1", &priv->dst_lo, &priv->dst_hi, &v6d)) {
+		snprintf(err, errlen, "gen: '%s' is not a valid address or range",
+			 src && parse_range_addr(src, &priv->src_lo, &priv->src_hi, &v6s) ? src : dst);
+		return -EINVAL;
+	}
+	if (v6s != v6d || v6s != (priv->proto == GEN_UDP6)) {
+		snprintf(err, errlen, "gen: addresses must be IPv6 exactly when proto is udp6");
+		return -EINVAL;
+	}
+	min_size = ETH_HLEN + (priv->proto == GEN_UDP6 ? 40 + 8 :
+			       priv->proto == GEN_TCP ? 20 + 20 : 20 + 8);
+	if (priv->size < min_size) {
+		snprintf(err, errlen, "gen: size %u is below the %u bytes of headers", priv->size,
+			 min_size);
+		return -EINVAL;
+	}
+	if (!priv->frags && priv->size > SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM)) {
+		snprintf(err, errlen, "gen: size %u does not fit one 4 KiB frame (max %lu); use frags N",
+			 priv->size, (unsigned long)SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM));
+		return -EINVAL;
+	}
+	if (priv->frags && priv->size < ETH_HLEN + 40 + priv->frags + 1) {
+		snprintf(err, errlen, "gen: size %u too small for %u frags", priv->size, priv->frags);
+		return -EINVAL;
+	}
+	dev->mtu = priv->size > ETH_DATA_LEN + ETH_HLEN ? priv->size - ETH_HLEN : ETH_DATA_LEN;
+
+	ret = register_netdevice(dev);
+	if (ret) {
+		snprintf(err, errlen, "cannot register '%s'", dev->name);
+		return ret;
+	}
+	ret = gen_build_templates(priv, dev);
+	if (ret)
+		goto out_unregister;
+	priv->q = aligned_alloc(SMP_CACHE_BYTES, priv->nr_queues * sizeof(*priv->q));
+	if (!priv->q) {
+		ret = -ENOMEM;
+		goto out_unregister;
+	}
+	memset(priv->q, 0, priv->nr_queues * sizeof(*priv->q));
+	for (i = 0; i < priv->nr_queues; i++) {
+		struct page_pool_params pp = {
+			.order = 0,
+			.pool_size = GEN_POOL_SIZE,
+			.netdev = dev,
+		};
+		struct gen_queue *q = &priv->q[i];
+
+		q->dev = dev;
+		q->pool = page_pool_create(&pp);
+		if (IS_ERR(q->pool)) {
+			ret = PTR_ERR(q->pool);
+			q->pool = NULL;
+			goto out_queues;
+		}
+		netif_napi_add(dev, &q->napi, gen_poll);
+		xdp_rxq_info_reg(&q->xdp_rxq, dev, i, 0);
+		xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
+	}
+	return 0;
+
+out_queues:
+	priv->nr_queues = i;
+	gen_uninit(dev);
+out_unregister:
+	free(priv->templates);
+	priv->templates = NULL;
+	unregister_netdevice(dev);
+	snprintf(err, errlen, "%s: out of memory", dev->name);
+	return ret;
+}
+
+const struct rtnl_link_ops gen_link_ops = {
+	.kind = "gen",
+	.priv_size = sizeof(struct gen_priv),
+	.usage = "[size N] [proto udp|udp6|tcp] [src A[-B]] [dst A[-B]] [sport P[-Q]] [dport P[-Q]] "
+		 "[frags N] [count N] [rate PPS] [queues N] [dst_mac MAC] [src_mac MAC]",
+	.setup = gen_setup,
+	.newlink = gen_newlink,
+};

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Link kinds: one X-macro line per driver (`link add NAME type KIND`).
+ * Adding a kind = its drivers/net/<kind>.c defining <kind>_link_ops + one
+ * line here.
+ *
+ * Kernel: include/net/rtnetlink.h struct rtnl_link_ops, rtnl_link_register()
+ */
+#ifndef _UXDP_NET_RTNETLINK_H
+#define _UXDP_NET_RTNETLINK_H
+
+#include <linux/netdevice.h>
+
+#define RTNL_LINK_KINDS(FN)	\
+	FN(veth)		\
+	FN(gen)			\
+	FN(sink)
+
+#define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
+RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)
+#undef __RTNL_LINK_DECLARE
+
+/* The ops of @kind, or NULL. */
+const struct rtnl_link_ops *rtnl_link_ops_get(const char *kind);
+
+#endif

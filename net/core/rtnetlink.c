@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link verbs of the public API (include/uxdp/uxdp_link.h): create and
+ * delete devices by kind, set XDP, MTU, up/down and driver knobs, read
+ * counters and drop reasons, and run the datapath. It is the only place
+ * that turns kernel objects into public structs.
+ *
+ * Kernel: net/core/rtnetlink.c rtnl_newlink(), do_setlink(),
+ *	   rtnl_fill_stats(); net/core/dev.c dev_set_mtu()
+ * Differs: no netlink; devices are created up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+#include <net/dropreason.h>
+#include <net/rtnetlink.h>
+
+#include <uxdp/uxdp_link.h>
+
+static const struct rtnl_link_ops *const link_kinds[] = {
+#define __KIND(kind) &kind##_link_ops,
+	RTNL_LINK_KINDS(__KIND)
+#undef __KIND
+};
+
+static const char *const link_kind_names[] = {
+#define __KIND(kind) #kind,
+	RTNL_LINK_KINDS(__KIND)
+#undef __KIND
+	NULL
+};
+
+const struct rtnl_link_ops *rtnl_link_ops_get(const char *kind)
+{
+	for (size_t i = 0; i < sizeof(link_kinds) / sizeof(link_kinds[0]); i++)
+		if (!strcmp(link_kinds[i]->kind, kind))
+			return link_kinds[i];
+	return NULL;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
+{
+	if (err && errlen)
+		snprintf(err, errlen, fmt, a, b);
+}
+
+int uxdp_link_add(const char *name, const char *kind, int argc, char **argv,
+		  char *err, size_t errlen)
+{
+	const struct rtnl_link_ops *ops = rtnl_link_ops_get(kind);
+	char buf[256] = "";
+	struct net_device *dev, *peer;
+	int ret;
+
+	if (!ops) {
+		set_err(err, errlen, "unknown link type '%s'%s", kind,
+			" (veth, gen, sink)");
+		return -EOPNOTSUPP;
+	}
+	if (dev_get_by_name(name)) {
+		set_err(err, errlen, "device '%s' already exists%s", name, "");
+		return -EEXIST;
+	}
+	dev = alloc_netdev(ops, name, 1, 1);
+	if (IS_ERR(dev)) {
+		set_err(err, errlen, "'%s' is not a valid device name%s", name, "");
+		return PTR_ERR(dev);
+	}
+	ret = ops->newlink(dev, argc, argv, buf, sizeof(buf));
+	if (ret) {
+		set_err(err, errlen, "%s%s", buf, "");
+		free_netdev(dev);
+		return ret;
+	}
+	/* Created up, veth peer included (uxdp has no reason to start down). */
+	peer = dev->netdev_ops->ndo_get_peer_dev ? dev->netdev_ops->ndo_get_peer_dev(dev) : NULL;
+	dev_open(dev);
+	if (peer)
+		dev_open(peer);
+	return dev->ifindex;
+}
+
+const char *uxdp_link_kind_usage(const char *kind)
+{
+	const struct rtnl_link_ops *ops = rtnl_link_ops_get(kind);
+
+	return ops ? ops->usage : NULL;
+}
+
+const char *const *uxdp_link_kinds(void)
+{
+	return link_kind_names;
+}
+
+int uxdp_link_del(const char *name)
+{
+	struct net_device *dev = dev_get_by_name(name);
+
+	if (!dev)
+		return -ENODEV;
+	if (dev->rtnl_link_ops && dev->rtnl_link_ops->dellink) {
+		dev->rtnl_link_ops->dellink(dev);
+	} else {
+		unregister_netdevice(dev);
+		free_netdev(dev);
+	}
+	return 0;
+}
+
+void uxdp_link_del_all(void)
+{
+	netdev_unregister_all();
+}
+
+int uxdp_link_ifindex(const char *name)
+{
+	struct net_device *dev = dev_get_by_name(name);
+
+	return dev ? dev->ifindex : -ENODEV;
+}
+
+int uxdp_link_next(int ifindex)
+{
+	struct net_device *dev = dev_get_next(ifindex > 0 ? dev_get_by_index(ifindex) : NULL);
+
+	if (ifindex > 0 && !dev_get_by_index(ifindex)) {
+		/* @ifindex went away: continue after it. */
+		for (int i = ifindex + 1; i < 256; i++)
+			if (dev_get_by_index(i))
+				return i;
+		return 0;
+	}
+	return dev ? dev->ifindex : 0;
+}
+
+int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, size_t errlen)
+{
+	struct net_device *dev = dev_get_by_name(name);
+	struct bpf_prog *prog = NULL;
+
+	if (!dev) {
+		set_err(err, errlen, "device '%s' does not exist%s", name, "");
+		return -ENODEV;
+	}
+	if (prog_id) {
+		prog = bpf_prog_get(prog_id);
+		if (!prog) {
+			set_err(err, errlen, "%s: no such program%s", name, "");
+			return -ENOENT;
+		}
+	}
+	return dev_xdp_attach(dev, prog, err, errlen);
+}
+
+int uxdp_link_set(const char *name, const char *key, const char *value, char *err, size_t errlen)
+{
+	struct net_device *dev = dev_get_by_name(name);
+	int ret;
+
+	if (!dev) {
+		set_err(err, errlen, "device '%s' does not exist%s", name, "");
+		return -ENODEV;
+	}
+	if (!strcmp(key, "up"))
+		return dev_open(dev);
+	if (!strcmp(key, "down"))
+		return dev_close(dev);
+	if (!value) {
+		set_err(err, errlen, "'%s' needs a value%s", key, "");
+		return -EINVAL;
+	}
+	if (!strcmp(key, "mtu")) {
+		char *end;
+		unsigned long mtu = strtoul(value, &end, 0);
+
+		if (!*value || *end || mtu < dev->min_mtu || mtu > dev->max_mtu) {
+			set_err(err, errlen, "'%s' is not a valid MTU for %s", value, name);
+			return -EINVAL;
+		}
+		dev->mtu = mtu;
+		return 0;
+	}
+	if (!dev->netdev_ops->ndo_set_param) {
+		set_err(err, errlen, "%s: unknown setting '%s'", name, key);
+		return -ENOENT;
+	}
+	ret = dev->netdev_ops->ndo_set_param(dev, key, value, err, errlen);
+	if (ret == -ENOENT)
+		set_err(err, errlen, "%s: unknown setting '%s'", name, key);
+	return ret;
+}
+
+int uxdp_link_get_info(int ifindex, struct uxdp_link_info *info)
+{
+	struct net_device *dev = dev_get_by_index(ifindex);
+	struct rtnl_link_stats64 s;
+	u64 xdp[NETDEV_XDP_STAT_MAX], drops[NETDEV_DROP_MAX];
+	struct net_device *peer;
+	size_t sz = info->sz;
+
+	if (!dev)
+		return -ENODEV;
+	memset(info, 0, sizeof(*info));
+	info->sz = sz;
+	snprintf(info->name, sizeof(info->name), "%s", dev->name);
+	snprintf(info->kind, sizeof(info->kind), "%s",
+		 dev->rtnl_link_ops ? dev->rtnl_link_ops->kind : "");
+	info->ifindex = dev->ifindex;
+	peer = dev->netdev_ops->ndo_get_peer_dev ? dev->netdev_ops->ndo_get_peer_dev(dev) : NULL;
+	info->peer_ifindex = peer ? peer->ifindex : 0;
+	info->up = dev->flags & IFF_UP;
+	info->mtu = dev->mtu;
+	info->xdp_prog_id = dev->xdp_prog ? dev->xdp_prog->aux->id : 0;
+	memcpy(info->addr, dev->dev_addr, 6);
+	dev_get_stats(dev, &s);
+	info->rx_packets = s.rx_packets;
+	info->rx_bytes = s.rx_bytes;
+	info->tx_packets = s.tx_packets;
+	info->tx_bytes = s.tx_bytes;
+	info->rx_dropped = s.rx_dropped;
+	info->tx_dropped = s.tx_dropped;
+	info->rx_nohandler = s.rx_nohandler;
+	info->rx_otherhost_dropped = s.rx_otherhost_dropped;
+	dev_get_xdp_stats(dev, xdp);
+	info->xdp_aborted = xdp[NETDEV_XDP_ABORTED];
+	info->xdp_drop = xdp[NETDEV_XDP_DROP];
+	info->xdp_pass = xdp[NETDEV_XDP_PASS];
+	info->xdp_tx = xdp[NETDEV_XDP_TX];
+	info->xdp_redirect = xdp[NETDEV_XDP_REDIRECT];
+	info->xdp_invalid = xdp[NETDEV_XDP_INVALID];
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		info->devmap_xmit_sent += dev->pcpu_stats[cpu].devmap_xmit_sent;
+		info->devmap_xmit_drops += dev->pcpu_stats[cpu].devmap_xmit_drops;
+	}
+	dev_get_drop_stats(dev, drops);
+	for (int i = 0; i < NETDEV_DROP_MAX; i++)
+		if (i != NETDEV_DROP_PAGE_ALLOC)	/* never generated: not a drop */
+			info->drops_total += drops[i];
+	return 0;
+}
+
+int uxdp_link_get_drops(int ifindex, struct uxdp_link_drop *out, int max)
+{
+	struct net_device *dev = dev_get_by_index(ifindex);
+	u64 drops[NETDEV_DROP_MAX];
+	struct net_device *peer;
+	int n = 0;
+
+	if (!dev)
+		return -ENODEV;
+	peer = dev->netdev_ops->ndo_get_peer_dev ? dev->netdev_ops->ndo_get_peer_dev(dev) : NULL;
+	dev_get_drop_stats(dev, drops);
+	for (int i = 0; i < NETDEV_DROP_MAX; i++) {
+		if (!drops[i])
+			continue;
+		if (n < max) {
+			out[n].name = netdev_drop_reason_name(i);
+			out[n].count = drops[i];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-extra-args"
+			snprintf(out[n].text, sizeof(out[n].text), netdev_drop_reason_text(i),
+				 peer ? peer->name : "?");
+#pragma GCC diagnostic pop
+		}
+		n++;
+	}
+	return n;
+}
+
+int uxdp_link_get_driver_stats(int ifindex, char (*names)[48], uint64_t *values, int max)
+{
+	struct net_device *dev = dev_get_by_index(ifindex);
+
+	if (!dev)
+		return -ENODEV;
+	if (!dev->netdev_ops->ndo_get_ethtool_stats)
+		return 0;
+	return dev->netdev_ops->ndo_get_ethtool_stats(dev, names, (u64 *)values, max);
+}
+
+void uxdp_link_stats_reset(void)
+{
+	for (struct net_device *dev = dev_get_next(NULL); dev; dev = dev_get_next(dev))
+		dev_stats_reset(dev);
+}
+
+int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns)
+{
+	struct netdev_run_opts ro = {
+		.workers = opts->workers ? opts->workers : 1,
+		.duration_ns = opts->duration_ns,
+		.progress = opts->progress,
+		.progress_ctx = opts->progress_ctx,
+	};
+	char count[32], err[64];
+	bool bounded = opts->duration_ns != 0;
+	uint64_t ns = 0;
+	int ret;
+
+	snprintf(count, sizeof(count), "%llu", (unsigned long long)opts->count);
+	for (struct net_device *dev = dev_get_next(NULL); dev; dev = dev_get_next(dev)) {
+		if (!dev->netdev_ops->ndo_gen_active || !dev->netdev_ops->ndo_set_param)
+			continue;
+		/* "run_count": start a run; 0 keeps the generator's own count. */
+		if (dev->netdev_ops->ndo_set_param(dev, "run_count", count, err, sizeof(err)) == 1)
+			bounded = true;
+	}
+	if (!bounded)
+		return -EINVAL;
+	ret = netdev_run(&ro, &ns);
+	*elapsed_ns = ns;
+	return ret;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Script commands of the link object, ip-link syntax:
+ *
+ *   link add NAME type KIND [ARGS...]     veth: peer name PEER; gen, sink: see `help`
+ *   link set dev NAME xdp obj FILE [sec SECTION | name PROG] | xdp off
+ *   link set dev NAME up | down | mtu N | KNOB VALUE   (veth: xdp_batch N)
+ *   link del dev NAME
+ *   link show [dev NAME]
+ *
+ * The kinds and their arguments come from the library (uxdp_link_kinds(),
+ * uxdp_link_kind_usage()); a kind's own arguments are parsed by its driver.
+ *
+ * Kernel: iproute2 ip/iplink.c (the grammar)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <uxdp_link.h>
+
+#include "main.h"
+#include "script.h"
+
+static int link_add(int argc, char **argv)
+{
+	char err[256] = "";
+	int ret;
+
+	if (argc < 3 || strcmp(argv[1], "type")) {
+		script_err("usage: link add NAME type KIND [ARGS]");
+		return EXIT_USAGE;
+	}
+	ret = uxdp_link_add(argv[0], argv[2], argc - 3, argv + 3, err, sizeof(err));
+	if (ret < 0) {
+		script_err("%s", *err ? err : strerror(-ret));
+		return ret == -ENOMEM ? 1 : EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int link_set_xdp(const char *dev, int argc, char **argv)
+{
+	const char *obj_path = NULL, *sec = NULL, *name = NULL;
+	struct uxdp_bpf_object *obj;
+	char err[512] = "";
+	int id, ret;
+
+	if (argc == 1 && !strcmp(argv[0], "off")) {
+		ret = uxdp_link_set_xdp(dev, 0, err, sizeof(err));
+		goto out;
+	}
+	for (int i = 0; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "obj"))
+			obj_path = argv[i + 1];
+		else if (!strcmp(argv[i], "sec"))
+			sec = argv[i + 1];
+		else if (!strcmp(argv[i], "name"))
+			name = argv[i + 1];
+		else {
+			script_err("unknown xdp argument '%s' (obj FILE [sec SECTION | name PROG] | off)",
+				   argv[i]);
+			return EXIT_USAGE;
+		}
+	}
+	if (!obj_path || argc % 2) {
+		script_err("usage: link set dev NAME xdp obj FILE [sec SECTION | name PROG] | xdp off");
+		return EXIT_USAGE;
+	}
+	obj = script_object_get(obj_path, err, sizeof(err));
+	if (!obj) {
+		script_err("%s", err);
+		return EXIT_USAGE;
+	}
+	id = uxdp_bpf_object_find_prog(obj, name, sec);
+	if (id < 0) {
+		script_err("%s: no program %s%s%s", obj_path, name ? name : sec ? "in section " : "",
+			   name ? "" : sec ? sec : "", id == -EINVAL ? " (several match: use name PROG)" : "");
+		return EXIT_USAGE;
+	}
+	ret = uxdp_link_set_xdp(dev, id, err, sizeof(err));
+out:
+	if (ret) {
+		script_err("%s", *err ? err : strerror(-ret));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int link_set(int argc, char **argv)
+{
+	char err[256] = "";
+	const char *dev;
+	int ret;
+
+	if (argc < 3 || strcmp(argv[0], "dev")) {
+		script_err("usage: link set dev NAME { xdp ... | up | down | mtu N | KNOB VALUE }");
+		return EXIT_USAGE;
+	}
+	dev = argv[1];
+	if (uxdp_link_ifindex(dev) < 0) {
+		script_err("device '%s' does not exist", dev);
+		return EXIT_USAGE;
+	}
+	argc -= 2;
+	argv += 2;
+	if (!strcmp(argv[0], "xdp") || !strcmp(argv[0], "xdpdrv"))
+		return link_set_xdp(dev, argc - 1, argv + 1);
+	while (argc) {
+		bool flag = !strcmp(argv[0], "up") || !strcmp(argv[0], "down");
+
+		if (!flag && argc < 2) {
+			script_err("'%s' needs a value", argv[0]);
+			return EXIT_USAGE;
+		}
+		ret = uxdp_link_set(dev, argv[0], flag ? NULL : argv[1], err, sizeof(err));
+		if (ret) {
+			script_err("%s", *err ? err : strerror(-ret));
+			return EXIT_USAGE;
+		}
+		argc -= flag ? 1 : 2;
+		argv += flag ? 1 : 2;
+	}
+	return 0;
+}
+
+static int link_del(int argc, char **argv)
+{
+	const char *dev = argc == 2 && !strcmp(argv[0], "dev") ? argv[1] : argc == 1 ? argv[0] : NULL;
+
+	if (!dev) {
+		script_err("usage: link del dev NAME");
+		return EXIT_USAGE;
+	}
+	if (uxdp_link_del(dev)) {
+		script_err("device '%s' does not exist", dev);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int link_show(int argc, char **argv)
+{
+	int only = 0;
+
+	if (argc == 2 && !strcmp(argv[0], "dev")) {
+		only = uxdp_link_ifindex(argv[1]);
+		if (only < 0) {
+			script_err("device '%s' does not exist", argv[1]);
+			return EXIT_USAGE;
+		}
+	} else if (argc) {
+		script_err("usage: link show [dev NAME]");
+		return EXIT_USAGE;
+	}
+	for (int i = uxdp_link_next(0); i; i = uxdp_link_next(i)) {
+		struct uxdp_link_info li = { .sz = sizeof(li) };
+		char peer[40] = "";
+
+		if ((only && i != only) || uxdp_link_get_info(i, &li))
+			continue;
+		if (li.peer_ifindex) {
+			struct uxdp_link_info pi = { .sz = sizeof(pi) };
+
+			uxdp_link_get_info(li.peer_ifindex, &pi);
+			snprintf(peer, sizeof(peer), "@%s", pi.name);
+		}
+		if (json_output)
+			continue;	/* `link show` is for people; -j users read `stats` */
+		printf("%d: %s%s: <%s> mtu %u type %s%s\n    link/ether %02x:%02x:%02x:%02x:%02x:%02x\n",
+		       li.ifindex, li.name, peer, li.up ? "UP" : "DOWN", li.mtu, li.kind,
+		       li.xdp_prog_id ? " xdp" : "", li.addr[0], li.addr[1], li.addr[2], li.addr[3],
+		       li.addr[4], li.addr[5]);
+		if (li.xdp_prog_id)
+			printf("    prog/xdp id %u\n", li.xdp_prog_id);
+	}
+	return 0;
+}
+
+static int link_help(int argc, char **argv)
+{
+	const char *const *k;
+
+	for (k = uxdp_link_kinds(); *k; k++)
+		fprintf(stderr, "  link add NAME type %s %s\n", *k, uxdp_link_kind_usage(*k));
+	return 0;
+}
+
+const struct script_cmd iplink_cmds[] = {
+	{ "add", link_add, "add NAME type KIND [ARGS]" },
+	{ "set", link_set, "set dev NAME { xdp obj FILE [sec S] | xdp off | up | down | mtu N | xdp_batch N }" },
+	{ "del", link_del, "del dev NAME" },
+	{ "delete", link_del, "delete dev NAME" },
+	{ "show", link_show, "show [dev NAME]" },
+	{ "list", link_show, "list [dev NAME]" },
+	{ "help", link_help, "help" },
+	{ 0 }
+};

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `uxdp run SCRIPT|-` and `uxdp shell`: read topology commands one per
+ * line (`#` starts a comment, tokens split on blanks, "double quotes" keep
+ * blanks), dispatch them by their first word to the link, map, run and
+ * stats handlers. In a script the first bad line stops it with
+ * `SCRIPT:LINE: what is wrong` and exit status 2 (1 for a runtime
+ * failure); the shell reports and goes on.
+ *
+ * Kernel: none (iproute2's batch mode, ip -batch, is the model)
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uxdp_link.h>
+
+#include "main.h"
+#include "script.h"
+
+static const char *script_name = "-";
+static unsigned int script_line;
+const char *script_dir = ".";
+
+static const struct {
+	const char *object;
+	const struct script_cmd *cmds;
+} script_objects[] = {
+	{ "link", iplink_cmds },
+	{ "map", map_cmds },
+	{ NULL, run_cmds },	/* run, stats: no object word */
+};
+
+void script_err(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p_err("%s:%u: %s", script_name, script_line, msg);
+}
+
+static int tokenize(char *line, char **argv, int max)
+{
+	int argc = 0;
+	char *p = line;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			break;
+		if (argc == max)
+			return -E2BIG;
+		if (*p == '"') {
+			argv[argc++] = ++p;
+			while (*p && *p != '"')
+				p++;
+			if (*p != '"')
+				return -EINVAL;
+			*p++ = 0;
+			continue;
+		}
+		argv[argc++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = 0;
+	}
+	return argc;
+}
+
+static int dispatch(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(script_objects) / sizeof(script_objects[0]); i++) {
+		const struct script_cmd *c = script_objects[i].cmds;
+		const char *obj = script_objects[i].object;
+		int skip = 0;
+
+		if (obj) {
+			if (strcmp(argv[0], obj))
+				continue;
+			if (argc < 2) {
+				script_err("'%s' needs a command:", obj);
+				for (; c->name; c++)
+					fprintf(stderr, "  %s %s\n", obj, c->usage);
+				return EXIT_USAGE;
+			}
+			skip = 1;
+		}
+		for (; c->name; c++)
+			if (!strcmp(c->name, argv[skip]))
+				return c->handler(argc - skip - 1, argv + skip + 1);
+		if (obj) {
+			script_err("unknown command '%s %s'", obj, argv[1]);
+			return EXIT_USAGE;
+		}
+	}
+	script_err("unknown command '%s' (link, map, run, stats)", argv[0]);
+	return EXIT_USAGE;
+}
+
+static int run_stream(FILE *f, bool interactive)
+{
+	char *line = NULL, *argv[SCRIPT_MAX_ARGS];
+	size_t cap = 0;
+	int ret = 0, argc;
+
+	for (script_line = 1;; script_line++) {
+		if (interactive) {
+			fputs("uxdp> ", stdout);
+			fflush(stdout);
+		}
+		if (getline(&line, &cap, f) < 0)
+			break;
+		argc = tokenize(line, argv, SCRIPT_MAX_ARGS);
+		if (argc < 0) {
+			script_err(argc == -E2BIG ? "too many words" : "unterminated quote");
+			ret = EXIT_USAGE;
+		} else if (argc) {
+			if (interactive && (!strcmp(argv[0], "quit") || !strcmp(argv[0], "exit")))
+				break;
+			ret = dispatch(argc, argv);
+		}
+		if (ret && !interactive)
+			break;
+		if (interactive)
+			ret = 0;
+	}
+	free(line);
+	return ret;
+}
+
+static int run_script(const char *path, bool interactive)
+{
+	char *dup = NULL;
+	FILE *f = stdin;
+	int ret;
+
+	script_name = interactive ? "shell" : path;
+	if (strcmp(path, "-")) {
+		f = fopen(path, "r");
+		if (!f) {
+			p_err("%s: %s", path, strerror(errno));
+			return EXIT_USAGE;
+		}
+		dup = strdup(path);
+		script_dir = dup ? dirname(dup) : ".";
+	}
+	run_output_begin();
+	ret = run_stream(f, interactive);
+	run_output_end();
+	uxdp_link_del_all();
+	script_objects_close();
+	if (f != stdin)
+		fclose(f);
+	free(dup);
+	return ret;
+}
+
+int do_run_script(int argc, char **argv)
+{
+	if (argc != 1) {
+		p_err("usage: uxdp run SCRIPT|-");
+		return EXIT_USAGE;
+	}
+	return run_script(argv[0], false);
+}
+
+int do_shell(int argc, char **argv)
+{
+	if (argc) {
+		p_err("usage: uxdp shell");
+		return EXIT_USAGE;
+	}
+	return run_script("-", isatty(STDIN_FILENO));
+}
