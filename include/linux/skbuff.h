@@ -544,6 +544,18 @@ static inline void skb_clear_to_tail(struct sk_buff *skb)
 	memset(skb, 0, n);
 }
 
+/**
+ * __alloc_skb() - allocate an skb with a kmalloc head of at least @size bytes
+ * @size: data bytes wanted; the head is SKB_HEAD_ALIGN(@size) rounded up to
+ *	  the kmalloc bucket, and all rounding slack becomes tailroom
+ * @priority: gfp flags
+ * @flags: SKB_ALLOC_* (ignored)
+ * @node: NUMA node (ignored)
+ *
+ * Headroom 0, len 0, users 1, dataref 1, struct zeroed up to ->tail (cb too),
+ * mac/transport headers unset, network header 0.
+ * Return: a new skb, or NULL.
+ */
 struct sk_buff *__alloc_skb(unsigned int size, gfp_t priority, int flags, int node);
 
 static inline struct sk_buff *alloc_skb(unsigned int size, gfp_t priority)
@@ -551,6 +563,7 @@ static inline struct sk_buff *alloc_skb(unsigned int size, gfp_t priority)
 	return __alloc_skb(size, priority, 0, -1);
 }
 
+/* An skb for @length bytes of rx data with NET_SKB_PAD headroom reserved, dev set. */
 struct sk_buff *__netdev_alloc_skb(struct net_device *dev, unsigned int length, gfp_t gfp);
 
 static inline struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int length)
@@ -571,6 +584,16 @@ static inline struct sk_buff *dev_alloc_skb(unsigned int length)
 struct napi_struct;
 struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int length);
 
+/**
+ * build_skb() - wrap an existing buffer in a new skb
+ * @data: buffer start (becomes head = data = tail: reserve headroom yourself)
+ * @frag_size: buffer size including the SKB_DATA_ALIGN(shinfo) at its end;
+ *	       0 means a kmalloc()ed buffer (its ksize() is used)
+ *
+ * A non-zero @frag_size marks the head as a page fragment (head_frag): it is
+ * released with put_page(), which sends page_pool pages back to their pool.
+ * Return: the skb (owning @data), or NULL (@data still the caller's).
+ */
 struct sk_buff *build_skb(void *data, unsigned int frag_size);
 struct sk_buff *build_skb_around(struct sk_buff *skb, void *data, unsigned int frag_size);
 struct sk_buff *napi_build_skb(void *data, unsigned int frag_size);
@@ -589,6 +612,11 @@ u32 napi_skb_cache_get_bulk(void **skbs, u32 n);
 /* Return bare skb structs (never built) to the cache. */
 void napi_skb_cache_put_bulk(void **skbs, u32 n);
 
+/**
+ * kfree_skb_reason() - drop a reference to an skb that is being dropped
+ * @skb: consumed; NULL is fine
+ * @reason: counted per CPU when this was the last reference
+ */
 void kfree_skb_reason(struct sk_buff *skb, enum skb_drop_reason reason);
 
 static inline void kfree_skb(struct sk_buff *skb)
@@ -596,6 +624,7 @@ static inline void kfree_skb(struct sk_buff *skb)
 	kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
 }
 
+/* Drop a reference to an skb that was handled normally (counted as CONSUMED). */
 void consume_skb(struct sk_buff *skb);
 void __kfree_skb(struct sk_buff *skb);
 void kfree_skb_list_reason(struct sk_buff *segs, enum skb_drop_reason reason);
@@ -722,6 +751,16 @@ static inline void *skb_pull_data(struct sk_buff *skb, size_t len)
 	return data;
 }
 
+/**
+ * __pskb_pull_tail() - move @delta bytes from the paged area to the head
+ * @skb: skb with at least @delta bytes of data_len
+ * @delta: bytes to pull
+ *
+ * Reallocates the head first when it is cloned or lacks tailroom
+ * (pskb_expand_head(skb, 0, eat + 128)), then releases or trims the
+ * consumed frags and frag_list skbs.
+ * Return: the new tail pointer, or NULL on allocation failure (skb intact).
+ */
 unsigned char *__pskb_pull_tail(struct sk_buff *skb, int delta);
 
 static inline bool pskb_may_pull(struct sk_buff *skb, unsigned int len)
@@ -778,8 +817,14 @@ static inline int pskb_trim(struct sk_buff *skb, unsigned int len)
 
 /* ---- copies and reallocation ---- */
 
+/*
+ * skb_clone(): a new struct sharing @skb's head and frags (dataref + 1, both
+ * marked cloned, cb and headers copied). Returns a new reference or NULL.
+ */
 struct sk_buff *skb_clone(struct sk_buff *skb, gfp_t priority);
+/* skb_copy(): a private linear copy, same headroom. Returns a new skb or NULL. */
 struct sk_buff *skb_copy(const struct sk_buff *skb, gfp_t priority);
+/* __pskb_copy(): private head with @headroom, frags shared by page reference. */
 struct sk_buff *__pskb_copy(struct sk_buff *skb, int headroom, gfp_t gfp_mask);
 
 static inline struct sk_buff *pskb_copy(struct sk_buff *skb, gfp_t gfp_mask)
@@ -792,6 +837,18 @@ int skb_copy_bits(const struct sk_buff *skb, int offset, void *to, int len);
 int skb_store_bits(struct sk_buff *skb, int offset, const void *from, int len);
 void *skb_header_pointer(const struct sk_buff *skb, int offset, int len, void *buffer);
 
+/**
+ * pskb_expand_head() - reallocate the head with @nhead more headroom and at
+ *			least @ntail more tailroom
+ * @skb: must not be shared (BUG); may be cloned (the data becomes private)
+ * @nhead: >= 0 (BUG otherwise); headroom grows by exactly this much
+ * @ntail: extra tailroom; the kmalloc rounding slack is added to it
+ * @gfp_mask: allocation flags
+ *
+ * Data, frags (not linearised), and header offsets (shifted by @nhead) are
+ * kept; truesize grows by the head growth; metadata is cleared (6.18).
+ * Return: 0, or -ENOMEM with the skb unchanged.
+ */
 int pskb_expand_head(struct sk_buff *skb, int nhead, int ntail, gfp_t gfp_mask);
 
 static inline int skb_unclone(struct sk_buff *skb, gfp_t pri)
@@ -871,7 +928,21 @@ static inline int skb_linearize_cow(struct sk_buff *skb)
 }
 
 int skb_ensure_writable(struct sk_buff *skb, unsigned int write_len);
+/*
+ * skb_ensure_writable_head_tail(): make room for @dev->needed_headroom/
+ * needed_tailroom (plus the pad to ETH_ZLEN of short frames when a tailroom
+ * is needed) by the exact missing amounts, and unclone. 0 or -ENOMEM.
+ */
 int skb_ensure_writable_head_tail(struct sk_buff *skb, struct net_device *dev);
+/**
+ * skb_pp_cow_data() - copy an skb into page_pool memory (veth, generic XDP)
+ * @pool: order-0 pool the new head and frags come from
+ * @pskb: in: the skb; out: the copy on success (the original is consumed)
+ * @headroom: headroom of the new head page
+ *
+ * Return: 0; -EOPNOTSUPP with a frag_list; -ENOMEM when too long for one
+ * head page plus MAX_SKB_FRAGS pages or out of memory (*@pskb untouched).
+ */
 int skb_pp_cow_data(struct page_pool *pool, struct sk_buff **pskb, unsigned int headroom);
 
 static inline void skb_mark_not_on_list(struct sk_buff *skb)
