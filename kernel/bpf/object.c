@@ -26,8 +26,14 @@
  * Kernel: tools/lib/bpf/libbpf.c bpf_object__relocate_data(),
  *	   bpf_object__reloc_code(), bpf_object__create_map(),
  *	   bpf_object__init_prog_arrays(); kernel/bpf/syscall.c bpf_prog_load()
- * Differs: legacy SEC("maps") definitions are refused, as libbpf >= 1.0
- *	    refuses them; CO-RE, kfuncs and externs (ksyms, kconfig) are
+ * Legacy SEC("maps") definitions (struct bpf_map_def), which libbpf >= 1.0
+ * refuses, are read here from the ELF symbols: libbpf is handed a copy of
+ * the object in which the "maps" section and the BTF (whose DATASEC "maps"
+ * libbpf could not size without that section) are hidden (typed
+ * SHT_STRTAB, which libbpf skips) and the relocations against legacy maps
+ * are cut off their relocation sections.
+ *
+ * Differs: CO-RE, kfuncs and externs (ksyms, kconfig) are
  *	    refused with the program, instruction and feature named; global data
  *	    maps are not mmap-able (BPF_F_MMAPABLE is dropped).
  */
@@ -101,6 +107,8 @@ struct uxdp_bpf_object {
 	size_t nr_syms;
 	size_t strtabndx;
 	int maps_shndx;			/* ".maps" or -1 */
+	int legacy_shndx;		/* legacy "maps" or -1 */
+	void *lbuf;			/* what libbpf reads: buf, or a patched copy */
 	struct obj_map *maps;
 	unsigned int nr_maps;
 	struct obj_prog *progs;
@@ -230,6 +238,7 @@ static int object_elf_init(struct uxdp_bpf_object *obj)
 	if (elf_getshdrnum(obj->elf, &obj->shnum) || elf_getshdrstrndx(obj->elf, &obj->shstrndx))
 		return obj_err(obj, "malformed ELF: section headers: %s", elf_errmsg(-1)), -EINVAL;
 	obj->maps_shndx = -1;
+	obj->legacy_shndx = -1;
 	for (i = 1; i < obj->shnum; i++) {
 		const char *name;
 
@@ -247,12 +256,266 @@ static int object_elf_init(struct uxdp_bpf_object *obj)
 		}
 		if (!strcmp(name, ".maps"))
 			obj->maps_shndx = (int)i;
-		if (!strcmp(name, "maps"))
-			return obj_err(obj, "legacy map definitions in section 'maps' are not supported (use BTF-defined maps in .maps, as libbpf >= 1.0 requires)"),
-			       -EOPNOTSUPP;
+		if (!strcmp(name, "maps") && sh.sh_type == SHT_PROGBITS && sh.sh_size)
+			obj->legacy_shndx = (int)i;
 	}
 	if (!obj->symtab)
 		return obj_err(obj, "malformed ELF: no symbol table"), -EINVAL;
+	return 0;
+}
+
+/* ---- legacy SEC("maps") ------------------------------------------------ */
+
+/* struct bpf_map_def of samples/bpf and libbpf < 1.0 (first five fields). */
+struct bpf_map_def_legacy {
+	u32 type;
+	u32 key_size;
+	u32 value_size;
+	u32 max_entries;
+	u32 map_flags;
+};
+
+/* In libbpf's copy: @size bytes, or hidden (SHT_STRTAB is skipped) if @hide. */
+static int legacy_patch_shdr(struct uxdp_bpf_object *obj, const GElf_Ehdr *ehdr,
+			     size_t shndx, u64 size, bool hide)
+{
+	u64 off = ehdr->e_shoff + (u64)shndx * ehdr->e_shentsize;
+	Elf64_Shdr sh;
+
+	if (ehdr->e_shentsize != sizeof(sh) || off + sizeof(sh) > obj->size)
+		return -EINVAL;
+	memcpy(&sh, (u8 *)obj->lbuf + off, sizeof(sh));
+	sh.sh_size = size;
+	if (hide)
+		sh.sh_type = SHT_STRTAB;
+	memcpy((u8 *)obj->lbuf + off, &sh, sizeof(sh));
+	return 0;
+}
+
+/*
+ * The copy libbpf reads: no "maps" section, no BTF, and no relocations
+ * against legacy map symbols (moved to the end of their section, which is
+ * then cut short). uxdp's own view (obj->elf) stays on the original bytes.
+ */
+static int object_legacy_copy(struct uxdp_bpf_object *obj)
+{
+	GElf_Ehdr ehdr;
+	size_t i;
+
+	if (!gelf_getehdr(obj->elf, &ehdr) || ehdr.e_ident[EI_DATA] != ELFDATA2LSB)
+		return obj_err(obj, "legacy maps: only little-endian objects"), -EINVAL;
+	obj->lbuf = malloc(obj->size);
+	if (!obj->lbuf)
+		return -ENOMEM;
+	memcpy(obj->lbuf, obj->buf, obj->size);
+	for (i = 1; i < obj->shnum; i++) {
+		const char *name = elf_sec_name(obj, i);
+		Elf_Data *d;
+		GElf_Shdr sh;
+		size_t n, r, kept = 0;
+
+		if (!name || !elf_sec_shdr(obj, i, &sh))
+			return -EINVAL;
+		if ((int)i == obj->legacy_shndx || !strcmp(name, ".BTF") || !strcmp(name, ".BTF.ext")) {
+			if (legacy_patch_shdr(obj, &ehdr, i, 0, true))
+				return obj_err(obj, "malformed ELF: section header %zu", i), -EINVAL;
+			continue;
+		}
+		if (sh.sh_type != SHT_REL || sh.sh_entsize != sizeof(Elf64_Rel))
+			continue;
+		d = elf_sec_data(obj, i);
+		if (!d || sh.sh_offset + sh.sh_size > obj->size)
+			return obj_err(obj, "malformed ELF: relocation section %zu", i), -EINVAL;
+		n = d->d_size / sizeof(Elf64_Rel);
+		for (r = 0; r < n; r++) {
+			GElf_Rel rel;
+			GElf_Sym sym;
+			Elf64_Rel raw;
+
+			if (!gelf_getrel(d, (int)r, &rel))
+				return -EINVAL;
+			if (elf_sym(obj, GELF_R_SYM(rel.r_info), &sym) &&
+			    (int)sym.st_shndx == obj->legacy_shndx)
+				continue;
+			raw.r_offset = rel.r_offset;
+			raw.r_info = rel.r_info;
+			memcpy((u8 *)obj->lbuf + sh.sh_offset + kept * sizeof(raw), &raw, sizeof(raw));
+			kept++;
+		}
+		if (kept != n && legacy_patch_shdr(obj, &ehdr, i, kept * sizeof(Elf64_Rel), false))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static unsigned int object_legacy_count(struct uxdp_bpf_object *obj)
+{
+	unsigned int n = 0;
+	GElf_Sym sym;
+	size_t i;
+
+	for (i = 1; obj->legacy_shndx > 0 && i < obj->nr_syms; i++)
+		if (elf_sym(obj, i, &sym) && (int)sym.st_shndx == obj->legacy_shndx &&
+		    GELF_ST_TYPE(sym.st_info) == STT_OBJECT)
+			n++;
+	return n;
+}
+
+static int object_create_legacy_maps(struct uxdp_bpf_object *obj)
+{
+	Elf_Data *d = obj->legacy_shndx > 0 ? elf_sec_data(obj, obj->legacy_shndx) : NULL;
+	GElf_Sym sym;
+	size_t i;
+
+	if (obj->legacy_shndx <= 0)
+		return 0;
+	if (!d || !d->d_buf)
+		return obj_err(obj, "malformed ELF: section 'maps'"), -EINVAL;
+	for (i = 1; i < obj->nr_syms; i++) {
+		struct bpf_map_def_legacy def = {};
+		struct obj_map *om;
+		struct bpf_map *map;
+		union bpf_attr attr;
+		const char *name;
+
+		if (!elf_sym(obj, i, &sym) || (int)sym.st_shndx != obj->legacy_shndx ||
+		    GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+			continue;
+		name = elf_sym_name(obj, &sym);
+		if (sym.st_size < offsetof(struct bpf_map_def_legacy, map_flags) ||
+		    sym.st_value > d->d_size || sym.st_size > d->d_size - sym.st_value)
+			return obj_err(obj, "legacy map '%s': definition of %llu bytes at %llu does not fit section 'maps'",
+				       name, (unsigned long long)sym.st_size,
+				       (unsigned long long)sym.st_value), -EINVAL;
+		memcpy(&def, (u8 *)d->d_buf + sym.st_value,
+		       sym.st_size < sizeof(def) ? sym.st_size : sizeof(def));
+		memset(&attr, 0, sizeof(attr));
+		attr.map_type = def.type;
+		attr.key_size = def.key_size;
+		attr.value_size = def.value_size;
+		attr.max_entries = def.max_entries;
+		attr.map_flags = def.map_flags;
+		if (attr.map_type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !attr.max_entries)
+			attr.max_entries = num_possible_cpus();
+		snprintf(attr.map_name, sizeof(attr.map_name), "%s", name);
+		map = bpf_map_create(&attr);
+		if (IS_ERR(map))
+			return obj_err(obj, "legacy map '%s': type %u key %u value %u max_entries %u: %s",
+				       name, def.type, def.key_size, def.value_size, def.max_entries,
+				       strerror((int)-PTR_ERR(map))), (int)PTR_ERR(map);
+		om = &obj->maps[obj->nr_maps++];
+		om->map = map;
+		om->shndx = -1;
+		om->name = strdup(name);
+		if (!om->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* ---- BTF sanity before libbpf sees it ------------------------------------ */
+
+/*
+ * libbpf 1.1 trusts the type graph of .BTF once btf__new() has accepted
+ * its layout: a type id out of range in a member or a FUNC pointing at
+ * something else than a FUNC_PROTO crashes bpf_object__open_mem() (fixed by
+ * btf_sanity_check() in libbpf 1.3). Walk every type with libbpf's own BTF
+ * accessors and refuse what later libbpf versions refuse.
+ */
+static bool btf_ref_ok(__u32 nr, __u32 id)
+{
+	return id < nr;
+}
+
+static int object_check_btf(struct uxdp_bpf_object *obj)
+{
+	const struct btf_type *t;
+	Elf_Data *data = NULL;
+	struct btf *btf;
+	__u32 nr, id, k;
+	int err = 0;
+	size_t i;
+
+	for (i = 1; i < obj->shnum; i++) {
+		const char *name = elf_sec_name(obj, i);
+
+		if (name && !strcmp(name, ".BTF")) {
+			data = elf_sec_data(obj, i);
+			break;
+		}
+	}
+	if (!data || !data->d_buf || !data->d_size)
+		return 0;
+	btf = btf__new(data->d_buf, data->d_size);
+	if (!btf)
+		return obj_err(obj, "malformed .BTF: %s", strerror(errno)), -EINVAL;
+	nr = btf__type_cnt(btf);
+	for (id = 1; id < nr && !err; id++) {
+		bool ok = true;
+
+		t = btf__type_by_id(btf, id);
+		if (!t || !btf__name_by_offset(btf, t->name_off)) {
+			err = -EINVAL;
+			break;
+		}
+		switch (btf_kind(t)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_FWD:
+			break;
+		case BTF_KIND_FUNC: {
+			const struct btf_type *ft = btf__type_by_id(btf, t->type);
+
+			ok = btf_ref_ok(nr, t->type) && ft && btf_is_func_proto(ft);
+			break;
+		}
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			ok = btf_ref_ok(nr, t->type);
+			break;
+		case BTF_KIND_ARRAY:
+			ok = btf_ref_ok(nr, btf_array(t)->type) &&
+			     btf_ref_ok(nr, btf_array(t)->index_type);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (k = 0; k < btf_vlen(t) && ok; k++)
+				ok = btf_ref_ok(nr, btf_members(t)[k].type) &&
+				     btf__name_by_offset(btf, btf_members(t)[k].name_off);
+			break;
+		case BTF_KIND_ENUM:
+			for (k = 0; k < btf_vlen(t) && ok; k++)
+				ok = btf__name_by_offset(btf, btf_enum(t)[k].name_off) != NULL;
+			break;
+		case BTF_KIND_ENUM64:
+			for (k = 0; k < btf_vlen(t) && ok; k++)
+				ok = btf__name_by_offset(btf, btf_enum64(t)[k].name_off) != NULL;
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			ok = btf_ref_ok(nr, t->type);
+			for (k = 0; k < btf_vlen(t) && ok; k++)
+				ok = btf_ref_ok(nr, btf_params(t)[k].type) &&
+				     btf__name_by_offset(btf, btf_params(t)[k].name_off);
+			break;
+		case BTF_KIND_DATASEC:
+			for (k = 0; k < btf_vlen(t) && ok; k++)
+				ok = btf_ref_ok(nr, btf_var_secinfos(t)[k].type);
+			break;
+		default:
+			ok = false;
+		}
+		if (!ok)
+			err = -EINVAL;
+	}
+	btf__free(btf);
+	if (err)
+		return obj_err(obj, "malformed .BTF: type [%u] is invalid", id), err;
 	return 0;
 }
 
@@ -514,6 +777,7 @@ static int object_create_maps(struct uxdp_bpf_object *obj)
 
 	bpf_object__for_each_map(m, obj->lobj)
 		n++;
+	n += object_legacy_count(obj);
 	obj->maps = calloc(n ? n : 1, sizeof(*obj->maps));
 	if (!obj->maps)
 		return -ENOMEM;
@@ -522,7 +786,7 @@ static int object_create_maps(struct uxdp_bpf_object *obj)
 		if (err)
 			return err;
 	}
-	return 0;
+	return object_create_legacy_maps(obj);
 }
 
 /* ---- programs ------------------------------------------------------------ */
@@ -652,7 +916,7 @@ static int link_relocate_insn(struct uxdp_bpf_object *obj, struct link_state *ls
 		return obj_err(obj, "prog '%s': insn %u: relocation against '%s' on opcode 0x%02x",
 			       ls->prog, idx, sname, insn->code), -EINVAL;
 
-	if ((int)sym.st_shndx == obj->maps_shndx) {
+	if ((int)sym.st_shndx == obj->maps_shndx || (int)sym.st_shndx == obj->legacy_shndx) {
 		om = object_find_map_sym(obj, sname);
 		if (!om)
 			return obj_err(obj, "prog '%s': insn %u: '%s' is not a map", ls->prog, idx,
@@ -1029,6 +1293,8 @@ UXDP_API void uxdp_bpf_object_close(struct uxdp_bpf_object *obj)
 	bpf_object__close(obj->lobj);
 	if (obj->elf)
 		elf_end(obj->elf);
+	if (obj->lbuf != obj->buf)
+		free(obj->lbuf);
 	free(obj->buf);
 	free(obj->path);
 	free(obj);
@@ -1079,7 +1345,18 @@ uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *o
 		oname[strlen(oname) - 2] = 0;
 	lopts.object_name = oname;
 	old_print = libbpf_set_print(object_libbpf_print);
-	obj->lobj = bpf_object__open_mem(obj->buf, obj->size, &lopts);
+	err = object_check_btf(obj);
+	libbpf_set_print(old_print);
+	if (err)
+		goto out_close;
+	obj->lbuf = obj->buf;
+	if (obj->legacy_shndx > 0) {
+		err = object_legacy_copy(obj);
+		if (err)
+			goto out_close;
+	}
+	old_print = libbpf_set_print(object_libbpf_print);
+	obj->lobj = bpf_object__open_mem(obj->lbuf, obj->size, &lopts);
 	libbpf_set_print(old_print);
 	if (!obj->lobj) {
 		err = -errno ?: -EINVAL;

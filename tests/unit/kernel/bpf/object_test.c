@@ -188,6 +188,41 @@ START_TEST(test_frags_flag)
 }
 END_TEST
 
+/* libbpf >= 1.0 refuses SEC("maps"); uxdp reads the definitions itself. */
+START_TEST(test_legacy_maps)
+{
+	struct uxdp_bpf_object *obj = open_ok("tests/bpf/differential/legacy_maps.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
+	struct uxdp_bpf_map_desc m;
+	unsigned long long v = 0;
+	unsigned short proto = 0x0008;	/* ETH_P_IP, network order */
+	unsigned int zero = 0;
+	int et, bss, id;
+
+	ck_assert_uint_eq(uxdp_bpf_object_map_cnt(obj), 3);
+	et = uxdp_bpf_object_find_map(obj, "ethertypes");
+	bss = uxdp_bpf_object_find_map(obj, ".bss");
+	ck_assert_int_gt(et, 0);
+	ck_assert_int_gt(bss, 0);
+	ck_assert_int_gt(uxdp_bpf_object_find_map(obj, "totals"), 0);
+	ck_assert_int_eq(uxdp_bpf_object_map(obj, 1, &m), 0);
+	ck_assert_uint_eq(m.type, BPF_MAP_TYPE_HASH);
+	ck_assert_uint_eq(m.key_size, 2);
+	ck_assert_uint_eq(m.max_entries, 8);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_legacy_prog", NULL);
+	o.data_in = pkt60;
+	o.data_size_in = sizeof(pkt60);
+	o.repeat = 3;
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(et, &proto, &v), 0);
+	ck_assert_uint_eq(v, 3);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(bss, &zero, &v), 0);
+	ck_assert_uint_eq(v, 3);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
 START_TEST(test_prog_array_slots)
 {
 	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_maps.o");
@@ -295,11 +330,18 @@ static void open_blob(const unsigned char *buf, size_t len)
 	unlink(path);
 }
 
+static const char *const damaged_objs[] = {
+	"examples/progs/xdp_maps.o",
+	"examples/progs/xdp_globals.o",
+	"tests/bpf/differential/legacy_maps.o",
+	"tests/bpf/differential/callback.o",
+};
+
 START_TEST(test_truncated)
 {
 	uxdp_print_fn_t old = uxdp_set_print(NULL);
 	size_t len, cut;
-	unsigned char *buf = slurp("examples/progs/xdp_maps.o", &len);
+	unsigned char *buf = slurp(damaged_objs[_i], &len);
 
 	for (cut = 0; cut < len; cut += cut < 512 ? 7 : 97)
 		open_blob(buf, cut);
@@ -312,9 +354,9 @@ START_TEST(test_bitflips)
 {
 	uxdp_print_fn_t old = uxdp_set_print(NULL);
 	size_t len, i;
-	unsigned char *buf = slurp("examples/progs/xdp_globals.o", &len);
+	unsigned char *buf = slurp(damaged_objs[_i], &len);
 	unsigned char *copy = malloc(len);
-	unsigned int seed = 12345;
+	unsigned int seed = 12345 + _i;
 
 	for (i = 0; i < 300; i++) {
 		unsigned int n, k;
@@ -459,11 +501,12 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_globals);
 	tcase_add_test(tc, test_subprog_linking);
 	tcase_add_test(tc, test_frags_flag);
+	tcase_add_test(tc, test_legacy_maps);
 	tcase_add_test(tc, test_prog_array_slots);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_oob_runtime);
-	tcase_add_test(tc, test_truncated);
-	tcase_add_test(tc, test_bitflips);
+	tcase_add_loop_test(tc, test_truncated, 0, ARRAY_SIZE(damaged_objs));
+	tcase_add_loop_test(tc, test_bitflips, 0, ARRAY_SIZE(damaged_objs));
 	tcase_add_test(tc, test_test_run_rules);
 	tcase_add_test(tc, test_redirect_report);
 	suite_add_tcase(s, tc);
