@@ -103,6 +103,8 @@ struct bpf_call_desc {
 	struct bpf_mem_check checks[BPF_CALL_MAX_CHECKS];
 };
 
+struct bpf_dinsn;
+
 /* prog->aux->verifier_info after bpf_check(). */
 struct bpf_verifier_info {
 	u32 *insn_aux;			/* per insn: region of a checked access;
@@ -111,6 +113,7 @@ struct bpf_verifier_info {
 	struct bpf_call_desc *calls;
 	u32 nr_calls;
 	bool zero_stack;		/* variable-offset stack reads exist */
+	struct bpf_dinsn *image;	/* the interpreter's decoded copy (core.c) */
 };
 
 void bpf_verifier_info_free(struct bpf_verifier_info *vi);

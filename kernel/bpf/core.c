@@ -12,8 +12,9 @@
  * (bpf_prog_inc/bpf_prog_put); the last put drops the map references the
  * program holds and frees it.
  *
- * The interpreter (___bpf_prog_run) is a computed-goto threaded loop over
- * the patched instructions, like the kernel's. Per run it keeps on the C
+ * The interpreter (___bpf_prog_run) is a direct-threaded loop over a decoded
+ * copy of the patched instructions (struct bpf_dinsn: handler address,
+ * whole-byte registers), built by bpf_prog_select_runtime(). Per run it keeps on the C
  * stack: the registers, one stack area for the whole call chain (frames
  * grow down from its top; each frame's R10 is its top), the bpf-to-bpf
  * return frames, the tail-call count and the loop budget. It trusts what
@@ -123,8 +124,24 @@ const char *bpf_abort_reason_str(enum bpf_abort_reason reason)
  */
 #define BPF_INTERP_STACK	(2 * MAX_BPF_STACK)
 
+/*
+ * The interpreter runs a decoded copy of the program (vi->image), one entry
+ * per instruction slot so jump offsets are unchanged: the handler address
+ * replaces the opcode byte (direct threading: one indirect jump per
+ * instruction, no table lookup) and the register numbers are whole bytes.
+ */
+struct bpf_dinsn {
+	const void *op;
+	u8 dst_reg;
+	u8 src_reg;
+	s16 off;
+	s32 imm;
+};
+
+static const void *const *bpf_interp_jumptable;
+
 struct bpf_call_frame {
-	const struct bpf_insn *ret;
+	const struct bpf_dinsn *ret;
 	const struct bpf_prog *prog;
 	u64 callee_saved[4];		/* R6..R9 */
 	u64 fp;
@@ -324,7 +341,7 @@ static __always_inline u32 bpf_atomic32(u32 *p, s32 op, u32 src, u64 *r0)
  * ISA's: FETCH forms and XCHG write the old value to src, CMPXCHG to R0
  * (inside bpf_atomic*), loads-acquire to dst.
  */
-static __always_inline void bpf_atomic(u64 *regs, const struct bpf_insn *insn, u64 addr,
+static __always_inline void bpf_atomic(u64 *regs, const struct bpf_dinsn *insn, u64 addr,
 				       bool dw)
 {
 	s32 op = insn->imm;
@@ -365,7 +382,7 @@ static __always_inline void bpf_atomic(u64 *regs, const struct bpf_insn *insn, u
 #endif
 
 static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
-				      const struct bpf_insn *insn)
+				      const struct bpf_dinsn *insn)
 {
 #define OP_ALU(op)	[BPF_ALU64 | op | BPF_X] = &&ALU64_##op##_X, \
 			[BPF_ALU64 | op | BPF_K] = &&ALU64_##op##_K, \
@@ -416,13 +433,21 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 #undef OP_JMP
 #undef OP_MEM
 #undef OP_MEMSX
-	const struct bpf_verifier_info *vi = st->prog->aux->verifier_info;
-	s64 budget = BPF_INSN_BUDGET - (s64)st->prog->len;
+	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
 	const struct bpf_prog *tgt;
 	struct bpf_call_frame *f;
 	u64 addr, tmp;
+	s64 budget;
 	u32 rgn;
+
+	if (unlikely(!st)) {
+		/* bpf_prog_select_runtime() asks for the handler addresses */
+		bpf_interp_jumptable = jumptable;
+		return 0;
+	}
+	vi = st->prog->aux->verifier_info;
+	budget = BPF_INSN_BUDGET - (s64)st->prog->len;
 
 #define DST	regs[insn->dst_reg]
 #define SRC	regs[insn->src_reg]
@@ -436,7 +461,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		insn += __o + 1;						\
 		goto select_insn;						\
 	})
-#define PC	((u32)(insn - st->prog->insnsi))
+#define PC	((u32)(insn - vi->image))
 /* Region check of a checked access; aborts the run on a violation. */
 #define PROBE(a, sz)	({							\
 		rgn = vi->insn_aux[PC];						\
@@ -452,7 +477,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 	})
 
 select_insn:
-	goto *jumptable[insn->code];
+	goto *insn->op;
 
 	/* ALU: 32-bit results are zero-extended; K is sign-extended for ALU64 */
 #define ALU(OPCODE, OP)							\
@@ -659,7 +684,7 @@ JMP_TAIL_CALL: {
 		/* the kernel counts an empty slot as a tail call too */
 		st->tail_call_cnt++;
 		tgt = READ_ONCE(array->ptrs[index]);
-		if (!tgt)
+		if (!tgt || unlikely(!tgt->aux->verifier_info))	/* never checked: a miss */
 			CONT;
 		if (unlikely((u64)(regs[BPF_REG_10] - (uintptr_t)st->stack_lo) <
 			     tgt->aux->max_stack_depth)) {
@@ -671,7 +696,7 @@ JMP_TAIL_CALL: {
 			goto budget_exceeded;
 		st->prog = tgt;
 		vi = tgt->aux->verifier_info;
-		insn = tgt->insnsi;
+		insn = vi->image;
 		goto select_insn;
 	}
 
@@ -791,7 +816,7 @@ static __always_inline u64 __bpf_prog_run(const struct bpf_prog *prog, const str
 		regs[BPF_REG_2] = mem_len;
 	}
 
-	ret = ___bpf_prog_run(&st, regs, prog->insnsi);
+	ret = ___bpf_prog_run(&st, regs, vi->image);
 	if (unlikely(st.reason != BPF_ABORT_NONE)) {
 		/* count against the program the run was started with */
 		__atomic_fetch_add(&prog->aux->abort_cnt[st.reason], 1, __ATOMIC_RELAXED);
@@ -824,10 +849,31 @@ u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
 	return __bpf_prog_run(prog, NULL, mem, len, reason ?: &r);
 }
 
-void bpf_prog_select_runtime(struct bpf_prog *prog)
+int bpf_prog_select_runtime(struct bpf_prog *prog)
 {
+	struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	struct bpf_dinsn *image;
+	u32 i;
+
+	if (!bpf_interp_jumptable)
+		___bpf_prog_run(NULL, NULL, NULL);
+	image = calloc(prog->len, sizeof(*image));
+	if (!image)
+		return -ENOMEM;
+	for (i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insnsi[i];
+
+		image[i].op = bpf_interp_jumptable[insn->code];
+		image[i].dst_reg = insn->dst_reg;
+		image[i].src_reg = insn->src_reg;
+		image[i].off = insn->off;
+		image[i].imm = insn->imm;
+	}
+	free(vi->image);
+	vi->image = image;
 	if (prog->type == BPF_PROG_TYPE_UNSPEC)
 		prog->bpf_func = bpf_prog_run_raw_interp;
 	else
 		prog->bpf_func = bpf_prog_run_xdp_interp;
+	return 0;
 }

@@ -207,5 +207,6 @@ void bpf_verifier_info_free(struct bpf_verifier_info *vi)
 		return;
 	free(vi->insn_aux);
 	free(vi->calls);
+	free(vi->image);
 	free(vi);
 }

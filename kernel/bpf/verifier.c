@@ -1546,7 +1546,7 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 
 	err = bpf_check_insns(env) ?: bpf_check_cfg(env) ?: do_check(env) ?: bpf_do_fixups(env);
 	if (!err)
-		bpf_prog_select_runtime(prog);
+		err = bpf_prog_select_runtime(prog);
 
 	while (env->work_cnt) {
 		env->work_cnt--;
