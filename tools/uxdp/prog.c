@@ -437,6 +437,46 @@ static bool map_dumpable(uint32_t type)
 	return type != 27 && type != 4;
 }
 
+struct record_dump {
+	unsigned int n;
+	bool perf;
+};
+
+static int dump_record(void *ctx, int cpu, void *data, __u32 size)
+{
+	struct record_dump *rd = ctx;
+
+	if (json_output) {
+		printf("%s{", rd->n ? "," : "");
+		if (rd->perf)
+			printf("\"cpu\":%d,", cpu);
+		printf("\"record\":");
+		json_hex(data, size);
+		printf("}");
+	} else {
+		if (rd->perf)
+			printf("cpu %d ", cpu);
+		printf("record: ");
+		hex_print(data, size, true);
+		printf("\n");
+	}
+	rd->n++;
+	return 0;
+}
+
+/* RINGBUF and PERF_EVENT_ARRAY: the records the run produced, oldest first. */
+static void dump_records(const struct uxdp_bpf_map_desc *m)
+{
+	struct record_dump rd = { .perf = m->type == 4 };
+
+	if (m->type == 4)
+		uxdp_bpf_perf_event_consume(m->id, dump_record, &rd);
+	else
+		uxdp_bpf_ringbuf_consume(m->id, dump_record, &rd);
+	if (!json_output)
+		printf("Found %u record%s\n", rd.n, rd.n == 1 ? "" : "s");
+}
+
 static void dump_map(const struct uxdp_bpf_map_desc *m, bool *first)
 {
 	unsigned char *key, *next, *val;
@@ -457,7 +497,13 @@ static void dump_map(const struct uxdp_bpf_map_desc *m, bool *first)
 		printf("map %s (%s):\n", m->name, map_type_str(m->type));
 	}
 	*first = false;
-	while (map_dumpable(m->type) && n < 1000000 &&
+	if (!map_dumpable(m->type)) {
+		dump_records(m);
+		if (json_output)
+			printf("]");
+		goto out;
+	}
+	while (n < 1000000 &&
 	       !uxdp_bpf_map_get_next_key(m->id, have ? key : NULL, next)) {
 		memcpy(key, next, m->key_size);
 		have = true;

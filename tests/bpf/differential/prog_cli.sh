@@ -71,6 +71,10 @@ check "-j error object on stdout, exit 2" $?
 [ $? -eq 2 ]
 check "preload with a wrong key size: exit 2" $?
 
+j=$("$UXDP" -j prog run "$P/xdp_maps.o" data_in "$T/pkt" dump-maps)
+[ "$(echo "$j" | jq -r '.maps.events | length, .[1].record' | tr '\n' ' ')" = "2 3c00000000000000 " ]
+check "dump-maps lists RINGBUF records (reserve/submit and output)" $?
+
 s=$("$UXDP" -j prog show "$P/xdp_frags.o")
 [ "$(echo "$s" | jq -r '[.programs[] | select(.frags) | .name] | join(",")')" = xdp_frags_prog ] &&
 [ "$(echo "$s" | jq -r '.maps[0].name')" = info ]
