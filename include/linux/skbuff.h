@@ -945,6 +945,106 @@ int skb_ensure_writable_head_tail(struct sk_buff *skb, struct net_device *dev);
  */
 int skb_pp_cow_data(struct page_pool *pool, struct sk_buff **pskb, unsigned int headroom);
 
+/* ---- skb queues (the caller provides any locking: the __ variants) ---- */
+
+struct sk_buff_head {
+	/* next and prev first: the head doubles as the list sentinel */
+	struct sk_buff *next;
+	struct sk_buff *prev;
+	u32 qlen;
+};
+
+static inline void __skb_queue_head_init(struct sk_buff_head *list)
+{
+	list->prev = list->next = (struct sk_buff *)list;
+	list->qlen = 0;
+}
+
+static inline bool skb_queue_empty(const struct sk_buff_head *list)
+{
+	return list->next == (const struct sk_buff *)list;
+}
+
+static inline u32 skb_queue_len(const struct sk_buff_head *list)
+{
+	return list->qlen;
+}
+
+static inline struct sk_buff *skb_peek(const struct sk_buff_head *list)
+{
+	struct sk_buff *skb = list->next;
+
+	return skb == (const struct sk_buff *)list ? NULL : skb;
+}
+
+static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
+				struct sk_buff *next, struct sk_buff_head *list)
+{
+	newsk->next = next;
+	newsk->prev = prev;
+	next->prev = newsk;
+	prev->next = newsk;
+	list->qlen++;
+}
+
+static inline void __skb_queue_tail(struct sk_buff_head *list, struct sk_buff *newsk)
+{
+	__skb_insert(newsk, list->prev, (struct sk_buff *)list, list);
+}
+
+static inline void __skb_queue_head(struct sk_buff_head *list, struct sk_buff *newsk)
+{
+	__skb_insert(newsk, (struct sk_buff *)list, list->next, list);
+}
+
+static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
+{
+	struct sk_buff *next = skb->next, *prev = skb->prev;
+
+	list->qlen--;
+	skb->next = skb->prev = NULL;
+	next->prev = prev;
+	prev->next = next;
+}
+
+static inline struct sk_buff *__skb_dequeue(struct sk_buff_head *list)
+{
+	struct sk_buff *skb = skb_peek(list);
+
+	if (skb)
+		__skb_unlink(skb, list);
+	return skb;
+}
+
+/* Free every skb on @list with @reason (kernel: __skb_queue_purge_reason). */
+static inline void __skb_queue_purge_reason(struct sk_buff_head *list,
+					    enum skb_drop_reason reason)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(list)) != NULL)
+		kfree_skb_reason(skb, reason);
+}
+
+static inline void __skb_queue_purge(struct sk_buff_head *list)
+{
+	__skb_queue_purge_reason(list, SKB_DROP_REASON_QUEUE_PURGE);
+}
+
+#define skb_queue_walk(queue, skb) \
+	for (skb = (queue)->next; skb != (struct sk_buff *)(queue); skb = skb->next)
+
+#define skb_queue_walk_safe(queue, skb, tmp)					\
+	for (skb = (queue)->next, tmp = skb->next;				\
+	     skb != (struct sk_buff *)(queue);					\
+	     skb = tmp, tmp = skb->next)
+
+/* Walk a NULL-terminated skb->next list where the body may unlink skb. */
+#define skb_list_walk_safe(first, skb, next_skb)				\
+	for ((skb) = (first), (next_skb) = (skb) ? (skb)->next : NULL; (skb);	\
+	     (skb) = (next_skb), (next_skb) = (skb) ? (skb)->next : NULL)
+
+
 static inline void skb_mark_not_on_list(struct sk_buff *skb)
 {
 	skb->next = NULL;

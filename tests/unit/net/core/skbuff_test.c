@@ -888,6 +888,57 @@ START_TEST(test_drop_reasons_counted)
 }
 END_TEST
 
+/* ---- queues ---- */
+
+START_TEST(test_skb_queue)
+{
+	struct sk_buff_head q;
+	struct sk_buff *skb, *tmp, *list = NULL, *next;
+	int n = 0;
+
+	__skb_queue_head_init(&q);
+	ck_assert(skb_queue_empty(&q));
+	ck_assert_ptr_null(skb_peek(&q));
+	ck_assert_ptr_null(__skb_dequeue(&q));
+	for (int i = 0; i < 5; i++) {
+		skb = alloc_skb(10, GFP_KERNEL);
+		skb->mark = i;
+		if (i == 4)
+			__skb_queue_head(&q, skb);
+		else
+			__skb_queue_tail(&q, skb);
+	}
+	ck_assert_uint_eq(skb_queue_len(&q), 5);
+	ck_assert_uint_eq(skb_peek(&q)->mark, 4);
+	skb_queue_walk_safe(&q, skb, tmp) {
+		if (skb->mark == 2) {
+			__skb_unlink(skb, &q);
+			skb->next = list;
+			list = skb;
+		}
+	}
+	skb_queue_walk(&q, skb)
+		n++;
+	ck_assert_int_eq(n, 4);
+	skb = __skb_dequeue(&q);
+	ck_assert_uint_eq(skb->mark, 4);
+	ck_assert_ptr_null(skb->next);
+	skb->next = list;
+	list = skb;
+	skb_drop_reason_reset();
+	__skb_queue_purge(&q);
+	ck_assert(skb_queue_empty(&q));
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_QUEUE_PURGE), 3);
+	n = 0;
+	skb_list_walk_safe(list, skb, next) {
+		skb_mark_not_on_list(skb);
+		consume_skb(skb);
+		n++;
+	}
+	ck_assert_int_eq(n, 2);
+}
+END_TEST
+
 /* ---- bulk struct allocation ---- */
 
 START_TEST(test_napi_skb_cache_get_bulk)
@@ -1130,6 +1181,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_pskb_trim_frags);
 	tcase_add_test(tc, test_ensure_writable_head_tail);
 	tcase_add_test(tc, test_drop_reasons_counted);
+	tcase_add_test(tc, test_skb_queue);
 	tcase_add_test(tc, test_napi_skb_cache_get_bulk);
 	tcase_add_test(tc, test_pp_cow_data);
 	suite_add_tcase(s, tc);
