@@ -206,6 +206,14 @@ u64 perf_event_array_lost(struct bpf_map *map);
  */
 struct net_device;
 struct net_device *dev_map_entry_dev(const void *tgt_value);
+/* The entry's devmap program (BPF_XDP_DEVMAP), or NULL. */
+struct bpf_prog *dev_map_entry_prog(const void *tgt_value);
+/*
+ * BPF_F_BROADCAST: call @fn for every filled slot of a DEVMAP/DEVMAP_HASH
+ * (entry as for dev_map_entry_dev(), its key) until @fn returns non-zero,
+ * which is returned; 0 after the last slot, -EINVAL for other map types.
+ */
+int dev_map_for_each_entry(struct bpf_map *map, int (*fn)(void *entry, u32 key, void *ctx), void *ctx);
 
 /* Submitted RINGBUF records, oldest first; discarded ones are skipped. */
 int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);

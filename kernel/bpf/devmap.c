@@ -492,6 +492,42 @@ struct net_device *dev_map_entry_dev(const void *tgt_value)
 	return obj ? dev_get_by_index(READ_ONCE(obj->val->ifindex)) : NULL;
 }
 
+struct bpf_prog *dev_map_entry_prog(const void *tgt_value)
+{
+	return tgt_value ? READ_ONCE(((const struct bpf_dtab_netdev *)tgt_value)->xdp_prog) : NULL;
+}
+
+int dev_map_for_each_entry(struct bpf_map *map, int (*fn)(void *entry, u32 key, void *ctx), void *ctx)
+{
+	struct bpf_dtab *dtab;
+	u32 i, j, steps;
+	int ret;
+
+	if (map->map_type != BPF_MAP_TYPE_DEVMAP && map->map_type != BPF_MAP_TYPE_DEVMAP_HASH)
+		return -EINVAL;
+	dtab = to_dtab(map);
+	if (map->map_type == BPF_MAP_TYPE_DEVMAP) {
+		for (i = 0; i < map->max_entries; i++) {
+			struct bpf_dtab_netdev *obj = __atomic_load_n(&dtab->netdev_map[i], __ATOMIC_ACQUIRE);
+
+			if (obj && (ret = fn(obj, i, ctx)))
+				return ret;
+		}
+		return 0;
+	}
+	for (i = 0; i < dtab->n_buckets; i++) {
+		steps = 0;
+		for (j = __atomic_load_n(&dtab->dev_index_head[i], __ATOMIC_ACQUIRE);
+		     j != DEV_NONE && j < dtab->n_entries && steps++ <= dtab->n_entries;
+		     j = __atomic_load_n(&dtab->entries[j].next, __ATOMIC_ACQUIRE)) {
+			ret = fn(&dtab->entries[j], dtab->entries[j].idx, ctx);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 const struct bpf_map_ops dev_map_ops = {
 	.map_alloc = dev_map_alloc,
 	.map_free = dev_map_free,

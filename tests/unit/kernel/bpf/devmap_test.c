@@ -236,6 +236,63 @@ START_TEST(test_devmap_redirect)
 }
 END_TEST
 
+struct walk_seen {
+	int n;
+	u32 keys[8];
+	int stop_at;
+};
+
+static int walk_cb(void *entry, u32 key, void *ctx)
+{
+	struct walk_seen *w = ctx;
+
+	ck_assert_ptr_nonnull(entry);
+	w->keys[w->n++] = key;
+	return w->n == w->stop_at ? 42 : 0;
+}
+
+/* Broadcast support: every filled slot, in key/bucket order. */
+START_TEST(test_devmap_for_each_entry)
+{
+	static const u32 types[] = { BPF_MAP_TYPE_DEVMAP, BPF_MAP_TYPE_DEVMAP_HASH };
+	struct bpf_prog *dprog = uprog_new(BPF_XDP_DEVMAP);
+	unsigned int t;
+
+	for (t = 0; t < ARRAY_SIZE(types); t++) {
+		int id = uxdp_bpf_map_create(types[t], "tx", 4, 8, 8, NULL);
+		struct bpf_map *map = bpf_map_get(id);
+		struct bpf_devmap_val val = { .ifindex = 9 };
+		struct walk_seen w = {};
+		u32 key;
+
+		for (key = 1; key < 7; key += 2) {
+			val.bpf_prog.fd = key == 3 ? dprog->aux->id : 0;
+			ck_assert_int_eq(uxdp_bpf_map_update_elem(id, &key, &val, BPF_ANY), 0);
+		}
+		ck_assert_int_eq(dev_map_for_each_entry(map, walk_cb, &w), 0);
+		ck_assert_int_eq(w.n, 3);
+		ck_assert_uint_eq(w.keys[0], 1);
+		ck_assert_uint_eq(w.keys[1], 3);
+		ck_assert_uint_eq(w.keys[2], 5);
+		w = (struct walk_seen){ .stop_at = 2 };
+		ck_assert_int_eq(dev_map_for_each_entry(map, walk_cb, &w), 42);
+		ck_assert_int_eq(w.n, 2);
+		ck_assert_int_eq(map->ops->map_redirect(map, 3, 0), XDP_REDIRECT);
+		ck_assert_ptr_eq(dev_map_entry_prog(bpf_net_ctx_get_ri()->tgt_value), dprog);
+		ck_assert_int_eq(map->ops->map_redirect(map, 5, 0), XDP_REDIRECT);
+		ck_assert_ptr_null(dev_map_entry_prog(bpf_net_ctx_get_ri()->tgt_value));
+		uxdp_bpf_map_close(id);
+	}
+	{
+		int id = uxdp_bpf_map_create(BPF_MAP_TYPE_ARRAY, "a", 4, 4, 1, NULL);
+
+		ck_assert_int_eq(dev_map_for_each_entry(bpf_map_get(id), walk_cb, NULL), -EINVAL);
+		uxdp_bpf_map_close(id);
+	}
+	bpf_prog_put(dprog);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/devmap");
@@ -249,6 +306,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_devmap_without_devices);
 	tcase_add_test(tc, test_devmap_prog_refs);
 	tcase_add_test(tc, test_devmap_redirect);
+	tcase_add_test(tc, test_devmap_for_each_entry);
 	suite_add_tcase(s, tc);
 	return s;
 }
