@@ -3,7 +3,8 @@
  * xdp_redirect_map-style: swap the MAC addresses and redirect through a
  * DEVMAP slot 0 (the kernel sample's tx_port), counting in a PERCPU_ARRAY.
  * A second program redirects by ingress ifindex through a DEVMAP_HASH with
- * XDP_PASS as the fallback verdict on a miss; a third broadcasts.
+ * XDP_PASS as the fallback verdict on a miss; a third broadcasts. CPUMAP and
+ * XSKMAP redirects fall back to their flags' verdict on empty slots.
  */
 #include "parse.h"
 
@@ -27,6 +28,20 @@ struct {
 	__type(value, __u64);
 	__uint(max_entries, 1);
 } rxcnt SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CPUMAP);
+	__type(key, __u32);
+	__type(value, struct bpf_cpumap_val);
+	__uint(max_entries, 2);
+} cpu_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_XSKMAP);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 4);
+} xsks SEC(".maps");
 
 static __always_inline void swap_src_dst_mac(void *data)
 {
@@ -80,6 +95,22 @@ SEC("xdp")
 int xdp_broadcast_prog(struct xdp_md *ctx)
 {
 	return bpf_redirect_map(&tx_port, 0, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+}
+
+SEC("xdp")
+int xdp_redirect_cpu_prog(struct xdp_md *ctx)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+
+	/* spread by the low bit of the frame length; slot 1 stays empty */
+	return bpf_redirect_map(&cpu_map, (data_end - data) & 1, XDP_PASS);
+}
+
+SEC("xdp")
+int xdp_redirect_xsk_prog(struct xdp_md *ctx)
+{
+	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_DROP);
 }
 
 SEC("xdp")

@@ -243,7 +243,10 @@ static const struct spec specs[] = {
 	{ "xdp1.o", { "xdp_prog1" } },
 	{ "xdp_redirect_map.o",
 	  { "xdp_redirect_map_prog", "xdp_redirect_hash_prog", "xdp_broadcast_prog",
-	    "xdp_redirect_ifindex_prog" },
+	    "xdp_redirect_ifindex_prog", "xdp_redirect_cpu_prog", "xdp_redirect_xsk_prog" },
+	  /* cpu_map stays empty: uxdp's CPUMAP redirects miss until the
+	   * multi-worker engine exists (kernel/bpf/cpumap.c), so only the
+	   * empty-slot fallback is comparable; XSKMAP slots need AF_XDP sockets. */
 	  { { "tx_port", { 0, 0, 0, 0 }, 4, { 1, 0, 0, 0 }, 4 } } },
 	{ "xdp_rxq_info.o", { "xdp_prognum0" },
 	  { { "config_map", { 0, 0, 0, 0 }, 4,
