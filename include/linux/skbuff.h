@@ -947,6 +947,12 @@ int skb_pp_cow_data(struct page_pool *pool, struct sk_buff **pskb, unsigned int 
 
 /* ---- skb queues (the caller provides any locking: the __ variants) ---- */
 
+/* The first two fields of both struct sk_buff and struct sk_buff_head. */
+struct sk_buff_list {
+	struct sk_buff *next;
+	struct sk_buff *prev;
+};
+
 struct sk_buff_head {
 	/* next and prev first: the head doubles as the list sentinel */
 	struct sk_buff *next;
@@ -982,8 +988,8 @@ static inline void __skb_insert(struct sk_buff *newsk, struct sk_buff *prev,
 {
 	newsk->next = next;
 	newsk->prev = prev;
-	next->prev = newsk;
-	prev->next = newsk;
+	((struct sk_buff_list *)next)->prev = newsk;
+	((struct sk_buff_list *)prev)->next = newsk;
 	list->qlen++;
 }
 
@@ -1003,8 +1009,8 @@ static inline void __skb_unlink(struct sk_buff *skb, struct sk_buff_head *list)
 
 	list->qlen--;
 	skb->next = skb->prev = NULL;
-	next->prev = prev;
-	prev->next = next;
+	((struct sk_buff_list *)next)->prev = prev;
+	((struct sk_buff_list *)prev)->next = next;
 }
 
 static inline struct sk_buff *__skb_dequeue(struct sk_buff_head *list)
