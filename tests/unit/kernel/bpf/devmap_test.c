@@ -293,6 +293,46 @@ START_TEST(test_devmap_for_each_entry)
 }
 END_TEST
 
+/* bpf_redirect_map() verdicts: uxdp's map_redirect against the kernel's. */
+static const u64 redirect_flags[] = {
+	0, XDP_DROP, XDP_PASS, XDP_TX, 4, BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS,
+	BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS, BPF_F_BROADCAST | XDP_PASS, 32 | XDP_PASS,
+	1ULL << 40, BPF_F_EXCLUDE_INGRESS | XDP_TX,
+};
+
+START_TEST(test_devmap_redirect_vs_kernel)
+{
+	static const u32 types[] = { BPF_MAP_TYPE_DEVMAP, BPF_MAP_TYPE_DEVMAP_HASH };
+	unsigned int t, f;
+
+	oracle_setup();
+	for (t = 0; t < ARRAY_SIZE(types); t++) {
+		u32 keys[] = { 0, 2, 3, 7, 8, 100 }, key = 2, lo = 1;
+		struct dual_map m;
+		struct bpf_map *map;
+		unsigned int k;
+
+		ck_assert(dual_create(&m, types[t], 4, 4, 8, 0));
+		ck_assert_int_eq(dual_update(&m, &key, &lo, BPF_ANY), 0);
+		map = bpf_map_get(m.id);
+		for (k = 0; k < ARRAY_SIZE(keys); k++) {
+			for (f = 0; f < ARRAY_SIZE(redirect_flags); f++) {
+				long u = map->ops->map_redirect(map, keys[k], redirect_flags[f]);
+
+				if (m.kfd >= 0) {
+					long kr = kprog_redirect_map(m.kfd, keys[k], redirect_flags[f]);
+
+					ck_assert_msg(kr == u, "type %u key %u flags %#llx: kernel %ld uxdp %ld",
+						      types[t], keys[k],
+						      (unsigned long long)redirect_flags[f], kr, u);
+				}
+			}
+		}
+		dual_close(&m);
+	}
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/devmap");
@@ -307,6 +347,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_devmap_prog_refs);
 	tcase_add_test(tc, test_devmap_redirect);
 	tcase_add_test(tc, test_devmap_for_each_entry);
+	tcase_add_test(tc, test_devmap_redirect_vs_kernel);
 	suite_add_tcase(s, tc);
 	return s;
 }

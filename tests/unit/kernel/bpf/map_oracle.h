@@ -310,6 +310,45 @@ static __maybe_unused int dual_compare_all(struct dual_map *m)
 	return nu;
 }
 
+/*
+ * The kernel's verdict for bpf_redirect_map(map, key, flags) run by an XDP
+ * program over a 64-byte frame through BPF_PROG_TEST_RUN (which does not
+ * carry the redirect out). Returns the retval, or -errno.
+ */
+static __maybe_unused long kprog_redirect_map(int map_fd, u32 key, u64 flags)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1, .src_reg = BPF_PSEUDO_MAP_FD,
+		  .imm = map_fd },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 2, .imm = (s32)key },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 3, .imm = (u32)flags },
+		{ .imm = (u32)(flags >> 32) },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_redirect_map },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	u8 pkt[64] = { 0 };
+	union bpf_attr attr;
+	long fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_XDP;
+	attr.insns = (u64)(unsigned long)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (u64)(unsigned long)"GPL";
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0)
+		return fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = fd;
+	attr.test.data_in = (u64)(unsigned long)pkt;
+	attr.test.data_size_in = sizeof(pkt);
+	attr.test.repeat = 1;
+	err = sys_bpf(BPF_PROG_TEST_RUN, &attr);
+	close(fd);
+	return err ? err : (long)attr.test.retval;
+}
+
 /* Every test ends here: nothing may be left alive. */
 static __maybe_unused void oracle_leak_check(void)
 {
