@@ -264,6 +264,8 @@ static const struct spec specs[] = {
 	{ "xdp_globals.o", { "xdp_globals_prog" } },
 	{ "xdp_parse_v3.o", { "xdp_parse_prog" },
 	  { { "blocklist", { 32, 0, 0, 0, 10, 0, 0, 66 }, 8, { 1, 0, 0, 0 }, 4 } } },
+	{ "xdp_parse_v2.o", { "xdp_parse_prog" },
+	  { { "blocklist", { 32, 0, 0, 0, 10, 0, 0, 66 }, 8, { 1, 0, 0, 0 }, 4 } } },
 };
 
 /* ---- map comparison ------------------------------------------------------- */
@@ -748,6 +750,15 @@ int main(int argc, char **argv)
 			udp60_idx = i;
 		if (!strcmp(pkts[i].name, "ipv4-udp-jumbo-9000"))
 			jumbo_idx = i;
+	}
+	for (r = 2; r < argc; r++) {
+		for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++)
+			if (!strcmp(argv[r], specs[i].obj))
+				break;
+		if (i == sizeof(specs) / sizeof(specs[0])) {
+			fprintf(stderr, "%s: no test spec for this object\n", argv[r]);
+			return 1;
+		}
 	}
 	for (i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		int j, want = argc == 2;
