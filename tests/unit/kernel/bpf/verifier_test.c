@@ -5,6 +5,8 @@
  * maps, dead code, checked vs proven accesses, loops). Instruction-level
  * rejections without maps live in tests/bpf/data.
  */
+#include <net/xdp.h>
+
 #include "uxdp_test.h"
 #include "bpf_insn_macros.h"
 
@@ -307,6 +309,118 @@ START_TEST(test_oversized)
 }
 END_TEST
 
+/*
+ * Hostile programs at random: instruction streams biased toward valid
+ * opcodes. Whatever bpf_check() accepts must run to completion on a packet
+ * without touching memory outside it (ASan build) and without hanging.
+ */
+static u32 rnd_state = 12345;
+
+static u32 rnd(void)
+{
+	rnd_state = rnd_state * 1103515245 + 12345;
+	return rnd_state >> 8;
+}
+
+START_TEST(test_random_programs)
+{
+	static const u8 codes[] = {
+		0x07, 0x0f, 0x17, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x47, 0x4f, 0x57, 0x5f, 0x67, 0x6f,
+		0x77, 0x7f, 0x87, 0x97, 0x9f, 0xa7, 0xaf, 0xb7, 0xbf, 0xc7, 0xcf, 0xd4, 0xdc, 0xd7,
+		0x04, 0x0c, 0x14, 0x1c, 0x24, 0x2c, 0x34, 0x3c, 0x44, 0x4c, 0x54, 0x5c, 0x64, 0x6c,
+		0x74, 0x7c, 0x84, 0x94, 0x9c, 0xa4, 0xac, 0xb4, 0xbc, 0xc4, 0xcc,
+		0x05, 0x15, 0x1d, 0x25, 0x2d, 0x35, 0x3d, 0x45, 0x4d, 0x55, 0x5d, 0x65, 0x6d,
+		0xa5, 0xad, 0xb5, 0xbd, 0x16, 0x1e, 0x26, 0x56, 0x5e, 0xa6, 0xae,
+		0x61, 0x69, 0x71, 0x79, 0x81, 0x89, 0x91, 0x62, 0x6a, 0x72, 0x7a,
+		0x63, 0x6b, 0x73, 0x7b, 0xc3, 0xdb, 0x85, 0x95, 0x18,
+	};
+	static const s32 atomics[] = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1 };
+	struct bpf_insn insns[40];
+	u8 pkt[XDP_PACKET_HEADROOM + 64];
+	u32 loaded = 0, n, k, len;
+
+	for (n = 0; n < 20000; n++) {
+		struct bpf_prog *prog;
+		struct xdp_buff xdp = { 0 };
+
+		len = 4 + rnd() % 30;
+		insns[0] = BPF_MOV64_IMM(BPF_REG_0, 0);
+		insns[1] = BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, 0);
+		insns[2] = BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, 4);
+		for (k = 3; k < len - 1; k++) {
+			struct bpf_insn *insn = &insns[k];
+			u8 code = codes[rnd() % sizeof(codes)];
+
+			*insn = BPF_RAW_INSN(code, rnd() % 11, rnd() % 11, 0, 0);
+			switch (BPF_CLASS(code)) {
+			case BPF_JMP:
+			case BPF_JMP32:
+				insn->off = (s16)(rnd() % 9) - 4;
+				if (BPF_SRC(code) == BPF_K)
+					insn->src_reg = 0;
+				if (BPF_SRC(code) == BPF_X)
+					insn->imm = 0;
+				insn->imm = BPF_SRC(code) == BPF_K ? (s32)(rnd() % 64) - 8 : 0;
+				if (BPF_OP(code) == BPF_JA || BPF_OP(code) == BPF_CALL ||
+				    BPF_OP(code) == BPF_EXIT) {
+					insn->dst_reg = insn->src_reg = 0;
+					insn->imm = BPF_OP(code) == BPF_CALL ? (rnd() % 2 ? 28 : 1) : 0;
+					if (BPF_OP(code) != BPF_JA)
+						insn->off = 0;
+				}
+				break;
+			case BPF_LDX:
+				insn->off = (s16)(rnd() % 80) - 40;
+				break;
+			case BPF_ST:
+				insn->src_reg = 0;
+				insn->off = (s16)(rnd() % 80) - 40;
+				insn->imm = (s32)rnd();
+				break;
+			case BPF_STX:
+				insn->off = (s16)(rnd() % 80) - 40;
+				if (BPF_MODE(code) == BPF_ATOMIC)
+					insn->imm = atomics[rnd() % ARRAY_SIZE(atomics)];
+				break;
+			case BPF_LD:
+				if (k + 2 >= len) {
+					*insn = BPF_MOV64_IMM(BPF_REG_4, 1);
+					break;
+				}
+				insn->src_reg = 0;
+				insn->imm = (s32)rnd();
+				insns[++k] = BPF_RAW_INSN(0, 0, 0, 0, (s32)rnd());
+				break;
+			default:	/* ALU */
+				if (BPF_OP(code) == BPF_END)
+					insn->imm = 16 << (rnd() % 3);
+				else if (BPF_SRC(code) == BPF_K)
+					insn->imm = (s32)(rnd() % 128) - 16;
+				if (BPF_SRC(code) == BPF_K || BPF_OP(code) == BPF_NEG)
+					insn->src_reg = 0;
+				if (BPF_OP(code) == BPF_NEG)
+					insn->imm = 0;
+				break;
+			}
+		}
+		insns[len - 1] = BPF_EXIT_INSN();
+		prog = load_prog(insns, len, BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+		if (!prog)
+			continue;
+		loaded++;
+		memset(pkt, 0xab, sizeof(pkt));
+		xdp.data_hard_start = pkt;
+		xdp.data = pkt + XDP_PACKET_HEADROOM;
+		xdp.data_meta = xdp.data;
+		xdp.data_end = pkt + sizeof(pkt);
+		bpf_prog_run(prog, &xdp);
+		bpf_prog_put(prog);
+	}
+	/* the generator must exercise the interpreter, not only the checker */
+	ck_assert_uint_gt(loaded, 500);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/verifier");
@@ -322,6 +436,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_xdp_return_pointer);
 	tcase_add_test(tc, test_unsupported_prog_type);
 	tcase_add_test(tc, test_oversized);
+	tcase_add_test(tc, test_random_programs);
 	suite_add_tcase(s, tc);
 	return s;
 }
