@@ -1066,7 +1066,8 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 		}
 		env->subprogs[fs->subprog].has_tail_call = true;
 		clear_caller_saved(fs);
-		mark_scalar(&fs->regs[BPF_REG_0]);
+		/* RET_VOID as in the kernel: a miss leaves R0 unreadable */
+		memset(&fs->regs[BPF_REG_0], 0, sizeof(fs->regs[BPF_REG_0]));
 		env->aux[i].call_seen = true;
 		return 0;
 	}

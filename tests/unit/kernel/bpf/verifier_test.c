@@ -288,6 +288,16 @@ START_TEST(test_map_func_compat)
 		BPF_EXIT_INSN(),
 	};
 
+	struct bpf_insn r0_after_tail_call[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_LD_MAP_FD(BPF_REG_2, pa->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_EXIT_INSN(),
+	};
+
+	/* bpf_tail_call is RET_VOID: after a miss R0 must be set again */
+	assert_rejected(r0_after_tail_call, -EACCES, "insn 5: R0 !read_ok");
 	assert_rejected(lookup_prog_array, -EINVAL,
 			"insn 5: cannot pass map_type 3 into func bpf_map_lookup_elem#1");
 	assert_rejected(tail_call_array, -EACCES, "insn 3: R2 type=map_ptr expected=map_ptr of a prog array");
