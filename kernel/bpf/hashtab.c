@@ -7,7 +7,8 @@
  *   - elems: element headers (hash, chain link, LRU links, key), indexed
  *     by a u32; n_elems = max_entries (+ one spare per CPU for non-LRU maps,
  *     so that replacing an element of a full map works, as the kernel's
- *     extra_elems do);
+ *     extra_elems do); free ones sit on per-CPU free lists (LRU maps: on
+ *     the one free list next to the LRU list);
  *   - values: one contiguous block, the map's arena; element i's value is
  *     values + i * elem_size, per-CPU maps CPU-major
  *     (values + (cpu * n_elems + i) * elem_size). Keys and links are kept
@@ -68,6 +69,12 @@ struct bucket {
 	pthread_spinlock_t lock;
 };
 
+/* Non-LRU maps: free elements per CPU, as the kernel's pcpu_freelist. */
+struct htab_freelist {
+	pthread_spinlock_t lock;
+	u32 head;
+} __aligned(SMP_CACHE_BYTES);
+
 struct bpf_htab {
 	struct bpf_map map;
 	struct bucket *buckets;
@@ -80,9 +87,12 @@ struct bpf_htab {
 	u32 hashrnd;
 	u32 count;		/* elements in the table */
 	bool percpu, lru;
-	/* free list and LRU list */
+	/* LRU maps: one free list and the LRU list under free_lock */
 	pthread_spinlock_t free_lock;
 	u32 free_head;
+	/* other maps: per-CPU free lists */
+	struct htab_freelist *freelists;
+	u32 nr_freelists;
 	u32 lru_head, lru_tail;	/* head: most recent */
 };
 
@@ -272,6 +282,14 @@ static void htab_free_list_push(struct bpf_htab *htab, u32 i)
 	htab->free_head = i;
 }
 
+static void htab_freelist_push(struct bpf_htab *htab, struct htab_freelist *fl, u32 i)
+{
+	pthread_spin_lock(&fl->lock);
+	htab_elem(htab, i)->lru_next = fl->head;
+	WRITE_ONCE(fl->head, i);
+	pthread_spin_unlock(&fl->lock);
+}
+
 static struct bpf_map *htab_map_alloc(union bpf_attr *attr)
 {
 	bool percpu = htab_is_percpu(attr), lru = htab_is_lru(attr);
@@ -326,8 +344,23 @@ static struct bpf_map *htab_map_alloc(union bpf_attr *attr)
 	pthread_spin_init(&htab->free_lock, PTHREAD_PROCESS_PRIVATE);
 	htab->free_head = HTAB_NONE;
 	htab->lru_head = htab->lru_tail = HTAB_NONE;
-	for (i = htab->n_elems; i-- > 0;)
-		htab_free_list_push(htab, i);
+	if (lru) {
+		for (i = htab->n_elems; i-- > 0;)
+			htab_free_list_push(htab, i);
+	} else {
+		htab->nr_freelists = num_possible_cpus();
+		htab->freelists = aligned_alloc(SMP_CACHE_BYTES,
+						sizeof(*htab->freelists) * htab->nr_freelists);
+		if (!htab->freelists)
+			goto out_free;
+		for (i = 0; i < htab->nr_freelists; i++) {
+			pthread_spin_init(&htab->freelists[i].lock, PTHREAD_PROCESS_PRIVATE);
+			htab->freelists[i].head = HTAB_NONE;
+		}
+		/* spread evenly, lowest indexes on top */
+		for (i = htab->n_elems; i-- > 0;)
+			htab_freelist_push(htab, &htab->freelists[i % htab->nr_freelists], i);
+	}
 
 	htab->map.arena_lo = htab->values;
 	htab->map.arena_hi = htab->values + values_bytes;
@@ -358,6 +391,9 @@ static void htab_map_free(struct bpf_map *map)
 	for (i = 0; i < htab->n_buckets; i++)
 		pthread_spin_destroy(&htab->buckets[i].lock);
 	pthread_spin_destroy(&htab->free_lock);
+	for (i = 0; i < htab->nr_freelists; i++)
+		pthread_spin_destroy(&htab->freelists[i].lock);
+	free(htab->freelists);
 	if (map->inner_map_meta)
 		bpf_map_meta_free(map->inner_map_meta);
 	free(htab->buckets);
@@ -498,16 +534,43 @@ static struct htab_elem *htab_lru_evict(struct bpf_htab *htab)
 	return NULL;
 }
 
+/* This CPU's free list first, then the others' (kernel: pcpu_freelist_pop()). */
+static struct htab_elem *htab_freelist_pop(struct bpf_htab *htab)
+{
+	u32 n = htab->nr_freelists, cpu = smp_processor_id() % n, i;
+
+	for (i = 0; i < n; i++) {
+		struct htab_freelist *fl = &htab->freelists[(cpu + i) % n];
+		u32 idx;
+
+		if (READ_ONCE(fl->head) == HTAB_NONE)
+			continue;
+		pthread_spin_lock(&fl->lock);
+		idx = fl->head;
+		if (idx != HTAB_NONE) {
+			struct htab_elem *e = htab_elem(htab, idx);
+
+			fl->head = e->lru_next;
+			pthread_spin_unlock(&fl->lock);
+			return e;
+		}
+		pthread_spin_unlock(&fl->lock);
+	}
+	return NULL;
+}
+
 /*
  * Take a free element. For LRU maps it joins the LRU list at once and may
- * be evicted from the table to make room (kernel: prealloc_lru_pop()).
- * Never called with a bucket lock held.
+ * be evicted from the table to make room (kernel: prealloc_lru_pop()); LRU
+ * maps never call this with a bucket lock held, since eviction takes one.
  */
 static struct htab_elem *htab_pop_free(struct bpf_htab *htab)
 {
 	struct htab_elem *e = NULL;
 	u32 idx;
 
+	if (!htab->lru)
+		return htab_freelist_pop(htab);
 	pthread_spin_lock(&htab->free_lock);
 	idx = htab->free_head;
 	if (idx != HTAB_NONE) {
@@ -530,9 +593,12 @@ static void htab_push_free(struct bpf_htab *htab, struct htab_elem *e)
 {
 	u32 idx = htab_elem_index(htab, e);
 
+	if (!htab->lru) {
+		htab_freelist_push(htab, &htab->freelists[smp_processor_id() % htab->nr_freelists], idx);
+		return;
+	}
 	pthread_spin_lock(&htab->free_lock);
-	if (htab->lru)
-		lru_unlink(htab, e);
+	lru_unlink(htab, e);
 	htab_free_list_push(htab, idx);
 	pthread_spin_unlock(&htab->free_lock);
 }
@@ -614,9 +680,9 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 		}
 	}
 	/*
-	 * The free list has a spare per CPU beyond max_entries for
-	 * replacements; the free lock nests inside bucket locks only here,
-	 * and non-LRU maps never take a bucket lock under the free lock.
+	 * The free lists hold a spare per CPU beyond max_entries for
+	 * replacements. Free-list locks nest inside bucket locks only here
+	 * and are never held while taking a bucket lock.
 	 */
 	l_new = htab_pop_free(htab);
 	if (!l_new) {
