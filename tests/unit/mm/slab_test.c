@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -279,6 +282,50 @@ START_TEST(test_threads_per_cpu)
 }
 END_TEST
 
+/*
+ * UXDP_FAULT at start-up: re-run this executable with the variable set and
+ * only the "env" case selected; there the very first slab allocation fails.
+ */
+START_TEST(test_env_fault_applied)
+{
+	void *p;
+
+	if (!getenv("UXDP_FAULT"))
+		return;		/* normal run: only meaningful when re-executed */
+	ck_assert_ptr_null(kmalloc(10, GFP_KERNEL));
+	ck_assert_uint_eq(uxdp_fault_injected(UXDP_FAULT_SLAB), 1);
+	p = kmalloc(10, GFP_KERNEL);
+	ck_assert_ptr_nonnull(p);
+	kfree(p);
+}
+END_TEST
+
+START_TEST(test_env_reexec)
+{
+	char *const argv[] = { "slab_test", NULL };
+	char *const envp[] = { "UXDP_FAULT=slab:nth=1", "CK_RUN_CASE=env", "CK_VERBOSITY=silent", NULL };
+	char self[4096];
+	ssize_t n;
+	pid_t pid;
+	int status;
+
+	if (getenv("UXDP_FAULT"))
+		return;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execve(self, argv, envp);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+}
+END_TEST
+
 #ifndef NDEBUG
 START_TEST(test_destroy_with_live_objects_bugs)
 {
@@ -321,5 +368,12 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test_raise_signal(tc, test_free_to_wrong_cache_bugs, SIGABRT);
 #endif
 	suite_add_tcase(s, tc);
+
+	TCase *env = tcase_create("env");
+
+	tcase_add_checked_fixture(env, NULL, leak_teardown);
+	tcase_add_test(env, test_env_fault_applied);
+	tcase_add_test(env, test_env_reexec);
+	suite_add_tcase(s, env);
 	return s;
 }
