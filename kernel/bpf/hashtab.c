@@ -605,6 +605,19 @@ static void htab_push_free(struct bpf_htab *htab, struct htab_elem *e)
 
 /* ---- element operations -------------------------------------------------- */
 
+/*
+ * Reserve room for one more element: exact under concurrent inserts into
+ * different buckets (the kernel gets this from its free list holding
+ * exactly max_entries elements for new keys).
+ */
+static bool htab_count_reserve(struct bpf_htab *htab)
+{
+	if (__atomic_fetch_add(&htab->count, 1, __ATOMIC_RELAXED) < htab->map.max_entries)
+		return true;
+	__atomic_fetch_sub(&htab->count, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
 static int check_flags(const struct htab_elem *l_old, u64 map_flags)
 {
 	if (l_old && (map_flags & ~BPF_F_LOCK) == BPF_NOEXIST)
@@ -673,11 +686,9 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 	ret = check_flags(l_old, map_flags);
 	if (ret)
 		goto out_unlock;
-	if (!l_old) {
-		if (__atomic_load_n(&htab->count, __ATOMIC_RELAXED) >= map->max_entries) {
-			ret = -E2BIG;
-			goto out_unlock;
-		}
+	if (!l_old && !htab_count_reserve(htab)) {
+		ret = -E2BIG;
+		goto out_unlock;
 	}
 	/*
 	 * The free lists hold a spare per CPU beyond max_entries for
@@ -686,6 +697,8 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 	 */
 	l_new = htab_pop_free(htab);
 	if (!l_new) {
+		if (!l_old)
+			__atomic_fetch_sub(&htab->count, 1, __ATOMIC_RELAXED);
 		ret = -E2BIG;
 		goto out_unlock;
 	}
@@ -694,8 +707,6 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 	chain_add_head(b, l_new, htab_elem_index(htab, l_new));
 	if (l_old)
 		chain_del(htab, b, l_old);
-	else
-		__atomic_fetch_add(&htab->count, 1, __ATOMIC_RELAXED);
 	pthread_spin_unlock(&b->lock);
 
 	if (l_old) {
@@ -784,20 +795,22 @@ static int __htab_percpu_map_update_elem(struct bpf_map *map, void *key, void *v
 		goto out_unlock;
 	}
 	if (!htab->lru) {
-		if (__atomic_load_n(&htab->count, __ATOMIC_RELAXED) >= map->max_entries) {
+		if (!htab_count_reserve(htab)) {
 			ret = -E2BIG;
 			goto out_unlock;
 		}
 		l_new = htab_pop_free(htab);
 		if (!l_new) {
+			__atomic_fetch_sub(&htab->count, 1, __ATOMIC_RELAXED);
 			ret = -E2BIG;
 			goto out_unlock;
 		}
+	} else {
+		__atomic_fetch_add(&htab->count, 1, __ATOMIC_RELAXED);
 	}
 	htab_set_key(htab, l_new, key, hash);
 	pcpu_copy_value(htab, htab_elem_index(htab, l_new), value, onallcpus, true);
 	chain_add_head(b, l_new, htab_elem_index(htab, l_new));
-	__atomic_fetch_add(&htab->count, 1, __ATOMIC_RELAXED);
 	l_new = NULL;
 out_unlock:
 	pthread_spin_unlock(&b->lock);
