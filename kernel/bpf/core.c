@@ -138,7 +138,10 @@ struct bpf_dinsn {
 	s32 imm;
 };
 
+#define BPF_COND_COPIES	4
+
 static const void *const *bpf_interp_jumptable;
+static const void *const (*bpf_interp_cond_copies)[256];
 
 struct bpf_call_frame {
 	const struct bpf_dinsn *ret;
@@ -430,6 +433,19 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_STX | BPF_PROBE_ATOMIC | BPF_DW] = &&STX_PROBE_ATOMIC_DW,
 	};
 #undef OP_ALU
+#define OP_JMPC(op, C)	[BPF_JMP | op | BPF_X] = &&JMP_##op##_X##C,	\
+			[BPF_JMP | op | BPF_K] = &&JMP_##op##_K##C,	\
+			[BPF_JMP32 | op | BPF_X] = &&JMP32_##op##_X##C,	\
+			[BPF_JMP32 | op | BPF_K] = &&JMP32_##op##_K##C
+#define OP_JMPS(C)	{ OP_JMPC(BPF_JEQ, C), OP_JMPC(BPF_JNE, C), OP_JMPC(BPF_JGT, C), \
+			  OP_JMPC(BPF_JGE, C), OP_JMPC(BPF_JLT, C), OP_JMPC(BPF_JLE, C), \
+			  OP_JMPC(BPF_JSGT, C), OP_JMPC(BPF_JSGE, C), OP_JMPC(BPF_JSLT, C), \
+			  OP_JMPC(BPF_JSLE, C), OP_JMPC(BPF_JSET, C) }
+	static const void *const cond_copies[BPF_COND_COPIES - 1][256] = {
+		OP_JMPS(_1), OP_JMPS(_2), OP_JMPS(_3),
+	};
+#undef OP_JMPS
+#undef OP_JMPC
 #undef OP_JMP
 #undef OP_MEM
 #undef OP_MEMSX
@@ -443,6 +459,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 
 	if (unlikely(!st)) {
 		/* bpf_prog_select_runtime() asks for the handler addresses */
+		bpf_interp_cond_copies = cond_copies;
 		bpf_interp_jumptable = jumptable;
 		return 0;
 	}
@@ -601,26 +618,37 @@ LD_IMM_DW:
 	/* jumps */
 JMP_JA: JUMP(insn->off);
 JMP32_JA: JUMP(IMM);
-#define COND(OPCODE, CMP, T, T32)						\
-	JMP_##OPCODE##_X: if ((T)DST CMP (T)SRC) JUMP(insn->off); CONT;	\
-	JMP_##OPCODE##_K: if ((T)DST CMP (T)(s64)IMM) JUMP(insn->off); CONT; \
-	JMP32_##OPCODE##_X: if ((T32)DST CMP (T32)SRC) JUMP(insn->off); CONT; \
-	JMP32_##OPCODE##_K: if ((T32)DST CMP (T32)IMM) JUMP(insn->off); CONT;
-	COND(BPF_JEQ, ==, u64, u32)
-	COND(BPF_JNE, !=, u64, u32)
-	COND(BPF_JGT, >, u64, u32)
-	COND(BPF_JGE, >=, u64, u32)
-	COND(BPF_JLT, <, u64, u32)
-	COND(BPF_JLE, <=, u64, u32)
-	COND(BPF_JSGT, >, s64, s32)
-	COND(BPF_JSGE, >=, s64, s32)
-	COND(BPF_JSLT, <, s64, s32)
-	COND(BPF_JSLE, <=, s64, s32)
+	/*
+	 * Conditional jumps exist in BPF_COND_COPIES copies, handed out by
+	 * instruction index at decode time: each copy is a separate host
+	 * branch, so the predictor can tell more program sites apart.
+	 */
+#define COND(OPCODE, CMP, T, T32, C)						\
+	JMP_##OPCODE##_X##C: if ((T)DST CMP (T)SRC) JUMP(insn->off); CONT;	\
+	JMP_##OPCODE##_K##C: if ((T)DST CMP (T)(s64)IMM) JUMP(insn->off); CONT; \
+	JMP32_##OPCODE##_X##C: if ((T32)DST CMP (T32)SRC) JUMP(insn->off); CONT; \
+	JMP32_##OPCODE##_K##C: if ((T32)DST CMP (T32)IMM) JUMP(insn->off); CONT;
+#define CONDS(C)								\
+	COND(BPF_JEQ, ==, u64, u32, C)						\
+	COND(BPF_JNE, !=, u64, u32, C)						\
+	COND(BPF_JGT, >, u64, u32, C)						\
+	COND(BPF_JGE, >=, u64, u32, C)						\
+	COND(BPF_JLT, <, u64, u32, C)						\
+	COND(BPF_JLE, <=, u64, u32, C)						\
+	COND(BPF_JSGT, >, s64, s32, C)						\
+	COND(BPF_JSGE, >=, s64, s32, C)						\
+	COND(BPF_JSLT, <, s64, s32, C)						\
+	COND(BPF_JSLE, <=, s64, s32, C)						\
+	JMP_BPF_JSET_X##C: if (DST & SRC) JUMP(insn->off); CONT;		\
+	JMP_BPF_JSET_K##C: if (DST & (u64)(s64)IMM) JUMP(insn->off); CONT;	\
+	JMP32_BPF_JSET_X##C: if ((u32)DST & (u32)SRC) JUMP(insn->off); CONT;	\
+	JMP32_BPF_JSET_K##C: if ((u32)DST & (u32)IMM) JUMP(insn->off); CONT;
+	CONDS()
+	CONDS(_1)
+	CONDS(_2)
+	CONDS(_3)
+#undef CONDS
 #undef COND
-JMP_BPF_JSET_X: if (DST & SRC) JUMP(insn->off); CONT;
-JMP_BPF_JSET_K: if (DST & (u64)(s64)IMM) JUMP(insn->off); CONT;
-JMP32_BPF_JSET_X: if ((u32)DST & (u32)SRC) JUMP(insn->off); CONT;
-JMP32_BPF_JSET_K: if ((u32)DST & (u32)IMM) JUMP(insn->off); CONT;
 JMP_MAY_GOTO:
 	if (st->may_goto_cnt) {
 		st->may_goto_cnt--;
@@ -864,6 +892,8 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 		const struct bpf_insn *insn = &prog->insnsi[i];
 
 		image[i].op = bpf_interp_jumptable[insn->code];
+		if (i % BPF_COND_COPIES && bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code])
+			image[i].op = bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code];
 		image[i].dst_reg = insn->dst_reg;
 		image[i].src_reg = insn->src_reg;
 		image[i].off = insn->off;
