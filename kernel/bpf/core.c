@@ -33,6 +33,7 @@
  *   bpf_prog_select_runtime					bpf_func choice
  *   ___bpf_prog_run						the interpreter
  *   bpf_prog_run_xdp_interp, bpf_prog_run_raw			entries
+ *   uxdp_bpf_prog_aborts, uxdp_bpf_abort_reason_key/str		abort counters
  *
  * Kernel: kernel/bpf/core.c bpf_prog_alloc(), __bpf_prog_free(),
  *	   ___bpf_prog_run(), bpf_prog_select_runtime()
@@ -106,15 +107,43 @@ void bpf_prog_put(struct bpf_prog *prog)
 	bpf_prog_free(prog);
 }
 
+#define __BPF_ABORT_STR(name, key, str)	[BPF_ABORT_##name] = str,
+#define __BPF_ABORT_KEY(name, key, str)	[BPF_ABORT_##name] = #key,
+static const char *const bpf_abort_strs[] = {
+	UXDP_BPF_ABORT_REASONS(__BPF_ABORT_STR)
+};
+static const char *const bpf_abort_keys[] = {
+	UXDP_BPF_ABORT_REASONS(__BPF_ABORT_KEY)
+};
+#undef __BPF_ABORT_STR
+#undef __BPF_ABORT_KEY
+
 const char *bpf_abort_reason_str(enum bpf_abort_reason reason)
 {
-#define __BPF_ABORT_STR(name, str)	[BPF_ABORT_##name] = str,
-	static const char *const names[] = {
-		UXDP_BPF_ABORT_REASONS(__BPF_ABORT_STR)
-	};
-#undef __BPF_ABORT_STR
+	return (unsigned int)reason < ARRAY_SIZE(bpf_abort_strs) ? bpf_abort_strs[reason] : "unknown";
+}
 
-	return (unsigned int)reason < ARRAY_SIZE(names) ? names[reason] : "unknown";
+UXDP_API const char *uxdp_bpf_abort_reason_str(unsigned int reason)
+{
+	return bpf_abort_reason_str(reason);
+}
+
+UXDP_API const char *uxdp_bpf_abort_reason_key(unsigned int reason)
+{
+	return reason < ARRAY_SIZE(bpf_abort_keys) ? bpf_abort_keys[reason] : "unknown";
+}
+
+UXDP_API int uxdp_bpf_prog_aborts(unsigned int prog_id, unsigned long long *cnt, unsigned int n)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+	unsigned int i;
+
+	if (!prog)
+		return -ENOENT;
+	n = min_t(unsigned int, n, __BPF_ABORT_MAX);
+	for (i = 0; i < n; i++)
+		cnt[i] = __atomic_load_n(&prog->aux->abort_cnt[i], __ATOMIC_RELAXED);
+	return (int)n;
 }
 
 /* ---- interpreter -------------------------------------------------------- */

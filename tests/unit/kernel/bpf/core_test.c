@@ -239,6 +239,18 @@ START_TEST(test_runtime_abort_counted)
 	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_MAP_OOB], 2);
 	ck_assert_str_eq(bpf_abort_reason_str(BPF_ABORT_MAP_OOB), "map value access out of bounds");
 	ck_assert_str_eq(bpf_abort_reason_str(BPF_ABORT_INSN_BUDGET), "insn budget exceeded");
+	ck_assert_str_eq(uxdp_bpf_abort_reason_key(BPF_ABORT_MAP_OOB), "map_oob");
+	ck_assert_str_eq(uxdp_bpf_abort_reason_key(__BPF_ABORT_MAX), "unknown");
+	{
+		unsigned long long cnt[__BPF_ABORT_MAX + 4];
+		int id = bpf_prog_alloc_id(prog);
+
+		ck_assert_int_gt(id, 0);
+		ck_assert_int_eq(uxdp_bpf_prog_aborts(id, cnt, ARRAY_SIZE(cnt)), __BPF_ABORT_MAX);
+		ck_assert_uint_eq(cnt[BPF_ABORT_MAP_OOB], 2);
+		ck_assert_uint_eq(cnt[BPF_ABORT_PKT_OOB], 0);
+		ck_assert_int_eq(uxdp_bpf_prog_aborts(4095, cnt, 1), -ENOENT);
+	}
 	bpf_prog_put(prog);
 	bpf_map_put(&a->map);
 }
