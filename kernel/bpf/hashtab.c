@@ -1013,6 +1013,8 @@ static struct bpf_map *htab_of_map_alloc(union bpf_attr *attr)
 		return map;
 	}
 	map->inner_map_meta = inner_map_meta;
+	/* slots hold map pointers; programs get the inner map, never a slot */
+	map->arena_lo = map->arena_hi = NULL;
 	return map;
 }
 
