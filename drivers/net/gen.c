@@ -44,6 +44,7 @@
 #define GEN_HEADROOM		256
 #define GEN_MAX_FLOWS		1024
 #define GEN_MAX_QUEUES		64
+#define NET_IP_ALIGN_BUILD	2
 #define GEN_POOL_SIZE		2048
 
 enum gen_proto { GEN_UDP, GEN_UDP6, GEN_TCP };
@@ -206,6 +207,7 @@ static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 	u64 ndp = priv->dport_hi - priv->dport_lo + 1;
 	u64 total = ns * nd * nsp * ndp;
 	unsigned int n = total > GEN_MAX_FLOWS ? GEN_MAX_FLOWS : (unsigned int)total;
+	static u8 scratch[9000 + 8] __aligned(8);
 
 	priv->templates = malloc((size_t)n * priv->size);
 	if (!priv->templates)
@@ -223,7 +225,10 @@ static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 		addr_add(&d, k % nd);
 		k /= nd;
 		addr_add(&s, k % ns);
-		gen_build_one(priv, dev, priv->templates + (size_t)i * priv->size, &s, &d, sp, dp);
+		/* Built at offset 2 of an aligned buffer: IP header 4-aligned. */
+		gen_build_one(priv, dev, scratch + NET_IP_ALIGN_BUILD, &s, &d, sp, dp);
+		memcpy(priv->templates + (size_t)i * priv->size, scratch + NET_IP_ALIGN_BUILD,
+		       priv->size);
 	}
 	return 0;
 }

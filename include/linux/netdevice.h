@@ -286,6 +286,8 @@ bool napi_complete_done(struct napi_struct *napi, int work_done);
 
 /* Poll every NAPI on the calling worker's list once; returns work done. */
 int net_rx_action(void);
+/* Schedule every NAPI of @dev on the calling thread (a worker's start, tests). */
+void dev_napi_schedule_all(struct net_device *dev);
 /* Is anything on the calling worker's poll list? */
 bool net_rx_pending(void);
 

@@ -408,6 +408,13 @@ int net_rx_action(void)
 	return total;
 }
 
+void dev_napi_schedule_all(struct net_device *dev)
+{
+	for (unsigned int i = 0; i < napi_all_cnt; i++)
+		if (napi_all[i]->dev == dev)
+			napi_schedule(napi_all[i]);
+}
+
 bool net_rx_pending(void)
 {
 	return poll_head != NULL;

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the engine's unit tests: load a program of examples/progs,
+ * make xdp_frames in page-pool memory, drive NAPI on the test thread.
+ */
+#ifndef _UXDP_TESTS_ENGINE_TEST_UTIL_H
+#define _UXDP_TESTS_ENGINE_TEST_UTIL_H
+
+#define UXDP_XDP_BUFF_INLINES
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/page_pool/helpers.h>
+#include <net/xdp.h>
+#include <uxdp/uxdp_bpf.h>
+#include <uxdp/uxdp_link.h>
+
+struct test_prog {
+	struct uxdp_bpf_object *obj;
+	int prog_id;
+	int cfg_id;
+	int cnt_id;
+};
+
+/* examples/progs/xdp_action.o program @name; cfg[0] = @action. */
+static inline struct test_prog test_prog_load(const char *name, __u32 action)
+{
+	struct test_prog p = {};
+	__u32 key = 0;
+
+	p.obj = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_action.o", NULL);
+	ck_assert_msg(p.obj, "open xdp_action.o: %s", strerror(errno));
+	p.prog_id = uxdp_bpf_object_find_prog(p.obj, name, NULL);
+	ck_assert_int_gt(p.prog_id, 0);
+	p.cfg_id = uxdp_bpf_object_find_map(p.obj, "cfg");
+	p.cnt_id = uxdp_bpf_object_find_map(p.obj, "cnt");
+	ck_assert_int_eq(uxdp_bpf_map_update_elem(p.cfg_id, &key, &action, 0), 0);
+	return p;
+}
+
+static inline void test_prog_cfg(struct test_prog *p, __u32 key, __u32 value)
+{
+	ck_assert_int_eq(uxdp_bpf_map_update_elem(p->cfg_id, &key, &value, 0), 0);
+}
+
+static inline void test_attach(const char *dev, struct test_prog *p)
+{
+	char err[256] = "";
+	int ret = uxdp_link_set_xdp(dev, p ? p->prog_id : 0, err, sizeof(err));
+
+	ck_assert_msg(ret == 0, "attach to %s: %d %s", dev, ret, err);
+}
+
+static inline struct net_device *test_dev(const char *name)
+{
+	struct net_device *dev = dev_get_by_name(name);
+
+	ck_assert_ptr_nonnull(dev);
+	return dev;
+}
+
+static struct xdp_rxq_info test_rxq;
+
+/* A @len-byte UDP/IPv4 frame to @dst's MAC in a page of @pool, as an xdp_frame. */
+static inline struct xdp_frame *test_frame(struct page_pool *pool, const struct net_device *dst,
+					   unsigned int len)
+{
+	struct page *page = page_pool_dev_alloc_pages(pool);
+	struct xdp_frame *f;
+	struct xdp_buff xdp;
+	unsigned char *va;
+
+	ck_assert_ptr_nonnull(page);
+	va = page_address(page);
+	memset(va + 256, 0, len);
+	if (dst)
+		memcpy(va + 256, dst->dev_addr, ETH_ALEN);
+	va[256 + 6] = 0x02;
+	va[256 + 12] = 0x08;	/* ETH_P_IP */
+	va[256 + 14] = 0x45;
+	test_rxq.mem.type = MEM_TYPE_PAGE_POOL;
+	xdp_init_buff(&xdp, PAGE_SIZE, &test_rxq);
+	xdp_prepare_buff(&xdp, va, 256, len, true);
+	f = xdp_convert_buff_to_frame(&xdp);
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+static inline struct page_pool *test_pool(void)
+{
+	struct page_pool_params pp = { .order = 0, .pool_size = 1024 };
+	struct page_pool *pool = page_pool_create(&pp);
+
+	ck_assert(!IS_ERR(pool));
+	return pool;
+}
+
+/* Poll this thread's NAPI list until idle (bounded). Returns total work. */
+static inline int test_napi_drain(void)
+{
+	int total = 0;
+
+	for (int i = 0; i < 100000 && net_rx_pending(); i++)
+		total += net_rx_action();
+	return total;
+}
+
+static inline struct uxdp_link_info test_info(const char *name)
+{
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+
+	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex(name), &li), 0);
+	return li;
+}
+
+static inline u64 test_drop(const char *name, enum netdev_drop_reason r)
+{
+	u64 d[NETDEV_DROP_MAX];
+
+	dev_get_drop_stats(test_dev(name), d);
+	return d[r];
+}
+
+static inline void test_leak_check(struct page_pool *pool)
+{
+	char why[256];
+
+	uxdp_link_del_all();
+	page_pool_destroy(pool);
+	ck_assert_int_eq(skb_live_count(), 0);
+	ck_assert_msg(uxdp_mem_leak_check(why, sizeof(why)), "leak: %s", why);
+}
+
+#endif
