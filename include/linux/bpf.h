@@ -92,6 +92,7 @@ struct bpf_map {
 	char name[BPF_OBJ_NAME_LEN];
 	int usercnt;			/* user references ("fds"): last one calls map_release_uref */
 	u32 fd_flags;			/* BPF_F_RDONLY / BPF_F_WRONLY: what the syscall side may do */
+	bool id_handle;			/* map_create()'s user reference not yet dropped by id */
 };
 
 /* ARRAY, PERCPU_ARRAY, PROG_ARRAY, *_OF_MAPS share this layout (kernel's). */

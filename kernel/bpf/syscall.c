@@ -275,7 +275,11 @@ int map_create(union bpf_attr *attr)
 {
 	struct bpf_map *map = bpf_map_create(attr);
 
-	return IS_ERR(map) ? PTR_ERR(map) : (int)map->id;
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	/* the id is the handle: uxdp_bpf_map_close(id) drops this reference once */
+	map->id_handle = true;
+	return map->id;
 }
 
 /* ---- element operations from user space ------------------------------- */
@@ -412,7 +416,8 @@ UXDP_API int uxdp_bpf_map_close(__u32 id)
 {
 	struct bpf_map *map = bpf_map_get(id);
 
-	if (!map)
+	/* like closing an fd twice: the second close finds nothing */
+	if (!map || !__atomic_exchange_n(&map->id_handle, false, __ATOMIC_ACQ_REL))
 		return -EBADF;
 	bpf_map_put_with_uref(map);
 	return 0;

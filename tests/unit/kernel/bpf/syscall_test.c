@@ -137,6 +137,8 @@ START_TEST(test_map_ids_and_refs)
 	map = bpf_map_get(a);
 	bpf_map_inc(map);
 	ck_assert_int_eq(uxdp_bpf_map_close(a), 0);
+	ck_assert_int_eq(uxdp_bpf_map_close(a), -EBADF);	/* closed once only */
+	ck_assert_int_eq(map->refcnt, 1);
 	ck_assert_int_eq(uxdp_bpf_map_update_elem(a, &key, &v, BPF_ANY), 0);
 	bpf_map_put(map);
 	ck_assert_int_eq(uxdp_bpf_map_alive_count(), 1);
