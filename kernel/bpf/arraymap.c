@@ -248,7 +248,8 @@ static int percpu_array_map_lookup_elem_sys(struct bpf_map *map, void *key, void
 }
 
 /* kernel: bpf_percpu_array_update() */
-static int percpu_array_map_update_elem_sys(struct bpf_map *map, void *key, void *value, u64 map_flags)
+static int percpu_array_map_update_elem_sys(struct bpf_map *map, void *key, void *value,
+					    u64 map_flags)
 {
 	struct bpf_array *array = to_array(map);
 	u32 index = bpf_get_u32(key);
@@ -526,7 +527,8 @@ struct linear_ctx {
 	const void *data;
 };
 
-static unsigned long linear_ctx_copy(void *dst, const void *src, unsigned long off, unsigned long len)
+static unsigned long linear_ctx_copy(void *dst, const void *src, unsigned long off,
+				     unsigned long len)
 {
 	memcpy(dst, (const u8 *)((const struct linear_ctx *)src)->data + off, len);
 	return 0;

@@ -94,7 +94,8 @@ static void *cpu_map_lookup_elem(struct bpf_map *map, void *key)
 	return &cmap->vals[key_cpu];
 }
 
-static void cpu_map_entry_replace(struct bpf_cpu_map *cmap, u32 key_cpu, const struct bpf_cpumap_val *val,
+static void cpu_map_entry_replace(struct bpf_cpu_map *cmap, u32 key_cpu,
+				  const struct bpf_cpumap_val *val,
 				  struct bpf_prog *prog)
 {
 	struct bpf_cpu_map_entry *e = &cmap->entries[key_cpu];

@@ -497,7 +497,8 @@ struct bpf_prog *dev_map_entry_prog(const void *tgt_value)
 	return tgt_value ? READ_ONCE(((const struct bpf_dtab_netdev *)tgt_value)->xdp_prog) : NULL;
 }
 
-int dev_map_for_each_entry(struct bpf_map *map, int (*fn)(void *entry, u32 key, void *ctx), void *ctx)
+int dev_map_for_each_entry(struct bpf_map *map, int (*fn)(void *entry, u32 key, void *ctx),
+			   void *ctx)
 {
 	struct bpf_dtab *dtab;
 	u32 i, j, steps;

@@ -82,8 +82,9 @@ static __maybe_unused long kmap_create(u32 type, u32 ks, u32 vs, u32 me, u32 fla
  * Create on both sides; the return codes must agree. Returns true if both
  * created a map. @inner: a dual_map the *_OF_MAPS takes its shape from.
  */
-static __maybe_unused bool dual_create_inner(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags,
-			      const struct dual_map *inner)
+static __maybe_unused bool
+dual_create_inner(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags,
+		  const struct dual_map *inner)
 {
 	struct uxdp_bpf_map_create_opts opts = { .sz = sizeof(opts), .map_flags = flags };
 	long kret = -1;
@@ -122,13 +123,15 @@ static __maybe_unused bool dual_create_inner(struct dual_map *m, u32 type, u32 k
 	return m->id > 0;
 }
 
-static __maybe_unused bool dual_create(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags)
+static __maybe_unused bool
+dual_create(struct dual_map *m, u32 type, u32 ks, u32 vs, u32 me, u32 flags)
 {
 	return dual_create_inner(m, type, ks, vs, me, flags, NULL);
 }
 
 /* Both sides must refuse (or accept) these attributes alike. */
-static __maybe_unused void dual_create_expect(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int expect)
+static __maybe_unused void
+dual_create_expect(u32 type, u32 ks, u32 vs, u32 me, u32 flags, int expect)
 {
 	struct dual_map m;
 
@@ -168,8 +171,9 @@ static __maybe_unused long kmap_elem(int cmd, int fd, const void *key, void *val
  * For fd maps the value is an id on the uxdp side and an fd on the kernel
  * side: @kvalue is what the kernel gets (NULL: same as @value).
  */
-static __maybe_unused int dual_update2(struct dual_map *m, const void *key, const void *value, const void *kvalue,
-			u64 flags)
+static __maybe_unused int
+dual_update2(struct dual_map *m, const void *key, const void *value, const void *kvalue,
+	     u64 flags)
 {
 	int u = uxdp_bpf_map_update_elem(m->id, key, value, flags);
 
@@ -182,13 +186,15 @@ static __maybe_unused int dual_update2(struct dual_map *m, const void *key, cons
 	return u;
 }
 
-static __maybe_unused int dual_update(struct dual_map *m, const void *key, const void *value, u64 flags)
+static __maybe_unused int
+dual_update(struct dual_map *m, const void *key, const void *value, u64 flags)
 {
 	return dual_update2(m, key, value, NULL, flags);
 }
 
 /* Lookup on both sides: codes and (if @cmp_value) value bytes must agree. */
-static __maybe_unused int dual_lookup_flags(struct dual_map *m, const void *key, void *value, u64 flags, bool cmp_value)
+static __maybe_unused int
+dual_lookup_flags(struct dual_map *m, const void *key, void *value, u64 flags, bool cmp_value)
 {
 	u8 kbuf[4096], ubuf[4096];
 	int u;
@@ -228,7 +234,8 @@ static __maybe_unused int dual_delete(struct dual_map *m, const void *key)
 }
 
 /* get_next_key; with @cmp_key the next keys must be equal too. */
-static __maybe_unused int dual_get_next_key(struct dual_map *m, const void *key, void *next, bool cmp_key)
+static __maybe_unused int
+dual_get_next_key(struct dual_map *m, const void *key, void *next, bool cmp_key)
 {
 	u8 knext[512], unext[512];
 	int u;
