@@ -158,6 +158,7 @@ struct bpf_reg_state {
 	u32 id;			/* *_OR_NULL: set shared by copies */
 	s64 off;		/* scalar value or pointer offset, when !var */
 	u32 mem_size;		/* PTR_TO_ALLOC_MEM */
+	s32 range;		/* PTR_TO_PACKET: [data, data + range) < data_end */
 	struct bpf_map *map;	/* map pointer / map value / alloc mem */
 };
 

@@ -91,6 +91,9 @@ static bool reg_covers(const struct bpf_reg_state *o, const struct bpf_reg_state
 	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
 	     !check_ids(o->id, n->id, m)))
 		return false;
+	/* the old path proved packet accesses with its range only */
+	if (o->range > n->range)
+		return false;
 	if (o->var)
 		return true;
 	return !n->var && o->off == n->off;
@@ -143,6 +146,7 @@ static void reg_join(struct bpf_reg_state *n, const struct bpf_reg_state *o, str
 		n->var = true;
 		n->off = 0;
 	}
+	n->range = min(n->range, o->range);
 	return;
 not_init:
 	memset(n, 0, sizeof(*n));

@@ -48,6 +48,8 @@
 #include <linux/filter.h>
 #include <net/xdp.h>
 
+#define MAX_PACKET_OFF	0xffff	/* kernel: largest packet range tracked */
+
 static const char *const reg_type_str[] = {
 	[NOT_INIT] = "?",
 	[SCALAR_VALUE] = "scalar",
@@ -375,7 +377,11 @@ static int check_mem_access(struct bpf_verifier_env *env, struct bpf_verifier_st
 		}
 		if (env->aux[i].access == ACC_CTX)
 			goto mixed;
-		record_access(env, i, ACC_CHECKED, BPF_RGN(BPF_RGN_PKT, 0));
+		/* proven by a comparison with data_end on this path? */
+		if (ptr->type == PTR_TO_PACKET && !ptr->var && off >= 0 && off + size <= ptr->range)
+			record_access(env, i, ACC_PROVEN, BPF_RGN(BPF_RGN_PKT, 0));
+		else
+			record_access(env, i, ACC_CHECKED, BPF_RGN(BPF_RGN_PKT, 0));
 		if (dst)
 			mark_scalar(dst);
 		return 0;
@@ -705,6 +711,64 @@ static bool is_or_null(u8 type)
 	       type == PTR_TO_ALLOC_MEM_OR_NULL;
 }
 
+enum pkt_range_branch {
+	PKT_RANGE_NONE,
+	PKT_RANGE_TAKEN,	/* the taken branch knows pkt <= data_end */
+	PKT_RANGE_FALLTHROUGH,
+};
+
+/*
+ * A 64-bit comparison of a constant-offset packet pointer with data_end:
+ * which branch learns that the pointer is not past data_end (kernel:
+ * try_match_pkt_pointers(); strict and non-strict alike give the offset,
+ * which is conservative for the strict forms).
+ */
+static enum pkt_range_branch pkt_range_branch(u8 op, const struct bpf_reg_state *dst,
+					      const struct bpf_reg_state *src)
+{
+	if (dst->type == PTR_TO_PACKET && !dst->var && src->type == PTR_TO_PACKET_END) {
+		switch (op) {
+		case BPF_JGT:	/* pkt > end: fall through when inside */
+		case BPF_JGE:
+			return PKT_RANGE_FALLTHROUGH;
+		case BPF_JLE:
+		case BPF_JLT:
+			return PKT_RANGE_TAKEN;
+		}
+	}
+	if (dst->type == PTR_TO_PACKET_END && src->type == PTR_TO_PACKET && !src->var) {
+		switch (op) {
+		case BPF_JGT:	/* end > pkt */
+		case BPF_JGE:
+			return PKT_RANGE_TAKEN;
+		case BPF_JLE:
+		case BPF_JLT:
+			return PKT_RANGE_FALLTHROUGH;
+		}
+	}
+	return PKT_RANGE_NONE;
+}
+
+/* Every constant-offset packet pointer of @st may access [data, data + @k). */
+static void mark_pkt_range(struct bpf_verifier_state *st, s64 k)
+{
+	u32 f, i;
+
+	if (k <= 0 || k > MAX_PACKET_OFF)
+		return;
+	for (f = 0; f <= st->curframe; f++) {
+		struct bpf_func_state *fs = st->frame[f];
+
+		for (i = 0; i < MAX_BPF_REG; i++)
+			if (fs->regs[i].type == PTR_TO_PACKET && fs->regs[i].range < k)
+				fs->regs[i].range = (s32)k;
+		for (i = 0; i < STACK_SLOTS; i++)
+			if (fs->stack[i].spilled && fs->stack[i].spill.type == PTR_TO_PACKET &&
+			    fs->stack[i].spill.range < k)
+				fs->stack[i].spill.range = (s32)k;
+	}
+}
+
 /*
  * Conditional jump: decides the branch when it can, pushes the other one.
  * Returns the next insn of the current path, or a negative errno.
@@ -752,6 +816,20 @@ static s64 check_cond_jmp(struct bpf_verifier_env *env, struct bpf_verifier_stat
 		/* the taken branch of JEQ sees NULL */
 		mark_id(&other, id, op == BPF_JEQ);
 		mark_id(st, id, op != BPF_JEQ);
+		err = bpf_push_work(env, &other, target);
+		bpf_free_vstate(&other);
+		return err ? err : i + 1;
+	}
+	/* data + K compared with data_end: [data, data + K) is in the packet */
+	if (!is32 && x && pkt_range_branch(op, dst, &src) != PKT_RANGE_NONE) {
+		enum pkt_range_branch where = pkt_range_branch(op, dst, &src);
+		s64 k = dst->type == PTR_TO_PACKET ? dst->off : src.off;
+		struct bpf_verifier_state other;
+
+		err = bpf_copy_vstate(&other, st);
+		if (err)
+			return err;
+		mark_pkt_range(where == PKT_RANGE_TAKEN ? &other : st, k);
 		err = bpf_push_work(env, &other, target);
 		bpf_free_vstate(&other);
 		return err ? err : i + 1;

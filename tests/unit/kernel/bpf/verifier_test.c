@@ -151,7 +151,7 @@ START_TEST(test_accesses_marked)
 		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
 		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
 		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 8),
-		BPF_LDX_MEM(BPF_H, BPF_REG_5, BPF_REG_2, 12),	/* 5: packet: checked */
+		BPF_LDX_MEM(BPF_H, BPF_REG_5, BPF_REG_2, 12),	/* 5: packet, < data + 14: proven */
 		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_5, -8),	/* 6: stack: proven */
 		BPF_LD_MAP_VALUE(BPF_REG_6, a->map.id, 0),
 		BPF_STX_MEM(BPF_DW, BPF_REG_6, BPF_REG_5, 8),	/* 9: map, const: proven */
@@ -165,12 +165,50 @@ START_TEST(test_accesses_marked)
 
 	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
 	ck_assert_msg(prog, "%s", log_buf);
-	ck_assert_uint_eq(prog->insnsi[5].code, BPF_LDX | BPF_PROBE_MEM | BPF_H);
+	ck_assert_uint_eq(prog->insnsi[5].code, BPF_LDX | BPF_MEM | BPF_H);
 	ck_assert_uint_eq(prog->insnsi[6].code, BPF_STX | BPF_MEM | BPF_DW);
 	ck_assert_uint_eq(prog->insnsi[9].code, BPF_STX | BPF_MEM | BPF_DW);
 	ck_assert_uint_eq(prog->insnsi[11].code, BPF_LDX | BPF_PROBE_MEM | BPF_B);
 	bpf_prog_put(prog);
 	bpf_map_put(&a->map);
+}
+END_TEST
+
+/* data + 14 <= data_end proves [data, data + 14) and nothing more */
+START_TEST(test_pkt_range)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
+		BPF_JMP_REG(BPF_JGE, BPF_REG_3, BPF_REG_4, 2),	/* end >= data + 14 */
+		BPF_MOV64_IMM(BPF_REG_0, XDP_DROP),
+		BPF_EXIT_INSN(),
+		BPF_LDX_MEM(BPF_H, BPF_REG_0, BPF_REG_2, 12),	/* 7: proven */
+		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_4, -1),	/* 8: proven (data + 13) */
+		BPF_LDX_MEM(BPF_H, BPF_REG_5, BPF_REG_2, 13),	/* 9: checked */
+		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, -1),	/* 10: checked */
+		BPF_EXIT_INSN(),
+	};
+	u8 buf[XDP_PACKET_HEADROOM + 14] = { 0 };
+	struct xdp_buff xdp = { 0 };
+	struct bpf_prog *prog;
+
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(prog->insnsi[7].code, BPF_LDX | BPF_MEM | BPF_H);
+	ck_assert_uint_eq(prog->insnsi[8].code, BPF_LDX | BPF_MEM | BPF_B);
+	ck_assert_uint_eq(prog->insnsi[9].code, BPF_LDX | BPF_PROBE_MEM | BPF_H);
+	ck_assert_uint_eq(prog->insnsi[10].code, BPF_LDX | BPF_PROBE_MEM | BPF_B);
+	xdp.data = buf + XDP_PACKET_HEADROOM;
+	xdp.data_meta = xdp.data;
+	xdp.data_end = buf + sizeof(buf);
+	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), XDP_ABORTED);
+	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_PKT_OOB], 1);
+	xdp.data_end = buf + sizeof(buf) - 1;	/* 13 bytes: the program drops */
+	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), XDP_DROP);
+	bpf_prog_put(prog);
 }
 END_TEST
 
@@ -440,6 +478,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_map_refs);
 	tcase_add_test(tc, test_map_func_compat);
 	tcase_add_test(tc, test_accesses_marked);
+	tcase_add_test(tc, test_pkt_range);
 	tcase_add_test(tc, test_dead_code_sanitized);
 	tcase_add_test(tc, test_spill_fill_keeps_type);
 	tcase_add_test(tc, test_loops_converge);
