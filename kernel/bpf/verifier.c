@@ -18,7 +18,9 @@
  *    them (constants become unknown, offsets variable). The walk types each
  *    memory access, rejects what is never safe and records for each access
  *    whether it is proven (constant stack offsets, constant map value
- *    offsets) or must be checked at run time against its region.
+ *    offsets, constant packet offsets inside a range established by a
+ *    comparison with data_end) or must be checked at run time against its
+ *    region.
  * 3. bpf_do_fixups(): rewrites struct xdp_md loads, checked accesses, helper and
  *    tail calls, bpf-to-bpf calls into the internal forms of
  *    <linux/bpf_verifier.h>, replaces never-visited instructions with a
@@ -29,9 +31,11 @@
  *	   check_subprogs(), resolve_pseudo_ldimm64(), check_mem_access(),
  *	   check_helper_call(), convert_ctx_accesses(), do_misc_fixups();
  *	   net/core/filter.c xdp_is_valid_access(), xdp_convert_ctx_access()
- * Differs: no scalar range tracking, so packet accesses and variable-offset
- *	    accesses are checked at run time instead of proven (the kernel
- *	    rejects what it cannot prove); loops are bounded at run time by an
+ * Differs: no scalar range tracking, so variable-offset accesses and packet
+ *	    accesses outside a proven range are checked at run time instead
+ *	    (the kernel rejects what it cannot prove); reads that partly cover
+ *	    unwritten stack are accepted (privileged kernel) with the stack
+ *	    zeroed per run; loops are bounded at run time by an
  *	    instruction budget instead of being unrolled; programs are treated
  *	    as untrusted: pointers may not be stored into maps, packets or
  *	    returned; no BTF, kfuncs or reference leak tracking.
