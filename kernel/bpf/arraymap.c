@@ -21,11 +21,10 @@
  * full store loses the record (counted), as a full perf buffer does.
  *
  * Kernel: kernel/bpf/arraymap.c, kernel/trace/bpf_trace.c __bpf_perf_event_output()
- * Differs: no index_mask over-allocation games beyond the kernel's own
- *          rounding; PROG_ARRAY does not record an owner program type (every
- *          uxdp program is XDP); perf event slots are not bound to a CPU, so
- *          an output to another CPU's slot succeeds where the kernel gives
- *          -EOPNOTSUPP.
+ * Differs: PROG_ARRAY does not record an owner program type (every uxdp
+ *          program is XDP); perf event slots take any value and are not
+ *          bound to a CPU, so an output to another CPU's slot succeeds where
+ *          the kernel gives -EOPNOTSUPP; BPF_F_LOCK is -EINVAL (no BTF).
  */
 #include <errno.h>
 #include <limits.h>
