@@ -125,6 +125,7 @@ void bpf_verifier_info_free(struct bpf_verifier_info *vi);
 #define MAX_SUBPROGS		256
 #define WIDEN_STATES		16	/* states per insn before widening */
 #define MAX_STATES		64	/* states kept per insn */
+#define MAX_TOTAL_STATES	32768	/* states kept per program (~100 MB) */
 #define BPF_COMPLEXITY_LIMIT_INSNS	1000000
 #define STACK_SLOTS		(MAX_BPF_STACK / 8)
 
@@ -240,6 +241,7 @@ struct bpf_verifier_env {
 	u32 work_cap;
 	u64 insn_processed;
 	u32 id_gen;
+	u32 total_states;
 	bool zero_stack;
 };
 

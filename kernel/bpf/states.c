@@ -233,7 +233,7 @@ int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state
 			if (state_covers(&sl->st, st))
 				return 1;
 	}
-	if (aux->nr_states >= MAX_STATES)
+	if (aux->nr_states >= MAX_STATES || env->total_states >= MAX_TOTAL_STATES)
 		return 0;
 	sl = malloc(sizeof(*sl));
 	if (!sl)
@@ -246,5 +246,6 @@ int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state
 	sl->next = aux->states;
 	aux->states = sl;
 	aux->nr_states++;
+	env->total_states++;
 	return 0;
 }
