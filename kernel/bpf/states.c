@@ -195,7 +195,7 @@ int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state 
 		u32 cap = env->work_cap ? env->work_cap * 2 : 64;
 
 		if (cap > 8192) {
-			bpf_verbose(env, "BPF program is too complex (branch stack)\n");
+			bpf_verbose(env, "The sequence of %u jumps is too complex.\n", env->work_cnt + 1);
 			return -E2BIG;
 		}
 		e = realloc(env->work, cap * sizeof(*e));

@@ -791,7 +791,7 @@ static s64 check_cond_jmp(struct bpf_verifier_env *env, struct bpf_verifier_stat
 
 	if (op == BPF_JCOND) {
 		err = bpf_push_work(env, st, target);
-		return err ? err : i + 1;
+		return err ? (s64)err : (s64)i + 1;
 	}
 	err = check_reg_read(env, st, i, insn->dst_reg);
 	if (err)
@@ -822,7 +822,7 @@ static s64 check_cond_jmp(struct bpf_verifier_env *env, struct bpf_verifier_stat
 		mark_id(st, id, op != BPF_JEQ);
 		err = bpf_push_work(env, &other, target);
 		bpf_free_vstate(&other);
-		return err ? err : i + 1;
+		return err ? (s64)err : (s64)i + 1;
 	}
 	/* data + K compared with data_end: [data, data + K) is in the packet */
 	if (!is32 && x && pkt_range_branch(op, dst, &src) != PKT_RANGE_NONE) {
@@ -836,7 +836,7 @@ static s64 check_cond_jmp(struct bpf_verifier_env *env, struct bpf_verifier_stat
 		mark_pkt_range(where == PKT_RANGE_TAKEN ? &other : st, k);
 		err = bpf_push_work(env, &other, target);
 		bpf_free_vstate(&other);
-		return err ? err : i + 1;
+		return err ? (s64)err : (s64)i + 1;
 	}
 	/* a pointer that cannot be NULL compared with 0 */
 	if ((op == BPF_JEQ || op == BPF_JNE) && src.type == SCALAR_VALUE && !src.var &&
@@ -849,7 +849,7 @@ static s64 check_cond_jmp(struct bpf_verifier_env *env, struct bpf_verifier_stat
 	if (taken == 0)
 		return i + 1;
 	err = bpf_push_work(env, st, target);
-	return err ? err : i + 1;
+	return err ? (s64)err : (s64)i + 1;
 }
 
 static void clear_caller_saved(struct bpf_func_state *fs)

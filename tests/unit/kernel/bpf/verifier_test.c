@@ -469,6 +469,29 @@ START_TEST(test_random_programs)
 }
 END_TEST
 
+/* 10000 pending branches: refused as too complex, never a crash */
+START_TEST(test_branch_stack_limit)
+{
+	u32 n = 10000, len = 2 + 2 * n + 1, k;
+	struct bpf_insn *insns = calloc(len, sizeof(*insns));
+	struct bpf_prog *prog;
+	int err;
+
+	insns[0] = BPF_MOV64_IMM(BPF_REG_0, 0);
+	insns[1] = BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, rx_queue_index));
+	for (k = 0; k < n; k++) {
+		insns[2 + 2 * k] = BPF_JMP_IMM(BPF_JEQ, BPF_REG_3, k % 50, 1);
+		insns[3 + 2 * k] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1);
+	}
+	insns[len - 1] = BPF_EXIT_INSN();
+	prog = load_prog(insns, len, BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), &err);
+	ck_assert_ptr_null(prog);
+	ck_assert_int_eq(err, -E2BIG);
+	ck_assert_ptr_nonnull(strstr(log_buf, "The sequence of 8193 jumps is too complex."));
+	free(insns);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/verifier");
@@ -486,6 +509,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_unsupported_prog_type);
 	tcase_add_test(tc, test_oversized);
 	tcase_add_test(tc, test_random_programs);
+	tcase_add_test(tc, test_branch_stack_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }
