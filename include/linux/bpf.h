@@ -132,7 +132,7 @@ void bpf_map_init_from_attr(struct bpf_map *map, const union bpf_attr *attr);
  */
 int map_create(union bpf_attr *attr);
 /* As map_create() but returns the map (one user reference) or ERR_PTR. */
-struct bpf_map *bpf_map_create(union bpf_attr *attr);
+struct bpf_map *bpf_map_new(union bpf_attr *attr);
 void bpf_map_inc_with_uref(struct bpf_map *map);
 void bpf_map_put_with_uref(struct bpf_map *map);	/* NULL ok */
 /* Maps allocated and not yet freed (tests end with this at 0). */

@@ -398,7 +398,7 @@ static int object_create_legacy_maps(struct uxdp_bpf_object *obj)
 		if (attr.map_type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !attr.max_entries)
 			attr.max_entries = num_possible_cpus();
 		snprintf(attr.map_name, sizeof(attr.map_name), "%s", name);
-		map = bpf_map_create(&attr);
+		map = bpf_map_new(&attr);
 		if (IS_ERR(map))
 			return obj_err(obj, "legacy map '%s': type %u key %u value %u max_entries %u: %s",
 				       name, def.type, def.key_size, def.value_size, def.max_entries,
@@ -718,14 +718,14 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 		union bpf_attr iattr;
 
 		object_map_attr(inner, &iattr);
-		inner_tmpl = bpf_map_create(&iattr);
+		inner_tmpl = bpf_map_new(&iattr);
 		if (IS_ERR(inner_tmpl))
 			return obj_err(obj, "map '%s': inner map: %s", bpf_map__name(m),
 				       strerror((int)-PTR_ERR(inner_tmpl))),
 			       (int)PTR_ERR(inner_tmpl);
 		attr.inner_map_fd = inner_tmpl->id;
 	}
-	map = bpf_map_create(&attr);
+	map = bpf_map_new(&attr);
 	bpf_map_put_with_uref(inner_tmpl);
 	if (IS_ERR(map)) {
 		err = (int)PTR_ERR(map);

@@ -221,7 +221,7 @@ static bool bpf_map_type_is_percpu(enum bpf_map_type type)
 	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 }
 
-struct bpf_map *bpf_map_create(union bpf_attr *attr)
+struct bpf_map *bpf_map_new(union bpf_attr *attr)
 {
 	const struct bpf_map_ops *ops;
 	struct bpf_map *map;
@@ -273,7 +273,7 @@ out_free:
 
 int map_create(union bpf_attr *attr)
 {
-	struct bpf_map *map = bpf_map_create(attr);
+	struct bpf_map *map = bpf_map_new(attr);
 
 	if (IS_ERR(map))
 		return PTR_ERR(map);

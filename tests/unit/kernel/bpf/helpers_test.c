@@ -104,7 +104,7 @@ START_TEST(test_map_helpers_real_maps)
 	u32 k = 2, k2 = 3, k3 = 4, big = 4;
 	unsigned int cpu;
 
-	pc = bpf_map_create(&pa);
+	pc = bpf_map_new(&pa);
 	ck_assert(!IS_ERR(pc));
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		vals[cpu] = 100 + cpu;
@@ -127,7 +127,7 @@ START_TEST(test_map_helpers_real_maps)
 	ck_assert_uint_eq(call(&bpf_map_lookup_elem_proto, P(pc), P(&big), 0, 0, 0), 0);
 	ck_assert_int_eq((long)call(&bpf_map_delete_elem_proto, P(pc), P(&k), 0, 0, 0), -EINVAL);
 
-	h = bpf_map_create(&ha);
+	h = bpf_map_new(&ha);
 	ck_assert(!IS_ERR(h));
 	ck_assert_int_eq((long)call(&bpf_map_update_elem_proto, P(h), P(&k), P(&v), BPF_EXIST, 0),
 			 -ENOENT);

@@ -597,7 +597,7 @@ START_TEST(test_event_output_record)
 	u32 k = 0, fd = 3, i;
 
 	tb_add_frag(4096, 3520);
-	map = bpf_map_create(&attr);
+	map = bpf_map_new(&attr);
 	ck_assert(!IS_ERR(map));
 	ck_assert_int_eq(bpf_map_update_value(map, &k, &fd, 0), 0);
 	/* Slot 1 is empty. */
