@@ -888,6 +888,15 @@ static int veth_get_ethtool_stats(struct net_device *dev, char (*names)[48], u64
 	return n;
 }
 
+static void veth_stats_reset(struct net_device *dev)
+{
+	struct veth_priv *priv = netdev_priv(dev);
+
+	for (unsigned int i = 0; i < dev->num_rx_queues; i++)
+		memset(&priv->rq[i].stats, 0, sizeof(priv->rq[i].stats));
+	priv->dropped = 0;
+}
+
 static struct net_device *veth_peer_dev(struct net_device *dev)
 {
 	struct veth_priv *priv = netdev_priv(dev);
@@ -960,6 +969,7 @@ static const struct net_device_ops veth_netdev_ops = {
 	.ndo_get_peer_dev = veth_peer_dev,
 	.ndo_set_param = veth_set_param,
 	.ndo_get_ethtool_stats = veth_get_ethtool_stats,
+	.ndo_stats_reset = veth_stats_reset,
 };
 
 static void veth_setup(struct net_device *dev)

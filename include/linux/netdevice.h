@@ -187,6 +187,8 @@ struct net_device_ops {
 	/* uxdp: driver counters as name/value pairs (ethtool -S); returns how many, fills up to @max. */
 	int (*ndo_get_ethtool_stats)(struct net_device *dev, char (*names)[48], u64 *values,
 				     int max);
+	/* uxdp: zero the driver's own counters (per-queue stats) with the core ones. */
+	void (*ndo_stats_reset)(struct net_device *dev);
 	/* uxdp: generators report whether they still produce (for `run count`). */
 	bool (*ndo_gen_active)(struct net_device *dev);
 };

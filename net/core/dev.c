@@ -69,6 +69,9 @@ static unsigned int napi_all_cnt;
 
 /* This worker's poll list (the kernel's softnet_data.poll_list). */
 static __thread struct napi_struct *poll_head, *poll_tail;
+/* Poll lists of workers stopped by netdev_run_abort, taken up by the next run. */
+static struct napi_struct *parked_head[NR_CPUS], *parked_tail[NR_CPUS];
+static volatile bool netdev_run_abort;
 
 static const char *const drop_names[] = {
 #define __NAME(name, text) #name,
@@ -306,6 +309,8 @@ void dev_get_drop_stats(struct net_device *dev, u64 drops[NETDEV_DROP_MAX])
 void dev_stats_reset(struct net_device *dev)
 {
 	memset(dev->pcpu_stats, 0, NR_CPUS * sizeof(*dev->pcpu_stats));
+	if (dev->netdev_ops && dev->netdev_ops->ndo_stats_reset)
+		dev->netdev_ops->ndo_stats_reset(dev);
 }
 
 /* ---- NAPI --------------------------------------------------------------- */
@@ -522,7 +527,9 @@ static void *worker_fn(void *arg)
 
 	uxdp_worker_bind_cpu(w->cpu);
 	pin_thread(w->cpu);
-	poll_head = poll_tail = NULL;
+	poll_head = parked_head[w->cpu];
+	poll_tail = parked_tail[w->cpu];
+	parked_head[w->cpu] = parked_tail[w->cpu] = NULL;
 	for (unsigned int i = 0; i < napi_all_cnt; i++) {
 		struct napi_struct *napi = napi_all[i];
 		struct net_device *dev = napi->dev;
@@ -535,6 +542,12 @@ static void *worker_fn(void *arg)
 	}
 	for (;;) {
 		net_rx_action();
+		if (unlikely(netdev_run_abort)) {
+			/* Frames still circulating: keep the list for the next run. */
+			parked_head[w->cpu] = poll_head;
+			parked_tail[w->cpu] = poll_tail;
+			break;
+		}
 		if (net_rx_pending())
 			continue;
 		/* Idle: done when no generator produces and nothing is queued here. */
@@ -558,13 +571,14 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 {
 	unsigned int n = opts->workers ? opts->workers : 1;
 	struct worker workers[NR_CPUS];
-	u64 start, now;
+	u64 start, now, idle_since = 0;
 	unsigned int i;
 	int err = 0;
 
 	if (n > nr_cpu_ids)
 		return -EINVAL;
 	netdev_run_stopping = false;
+	netdev_run_abort = false;
 	start = now_ns();
 	for (i = 0; i < n; i++) {
 		workers[i] = (struct worker){ .cpu = i, .nr_workers = n };
@@ -583,6 +597,17 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		if (all_done)
 			break;
 		now = now_ns();
+		/*
+		 * Generators are done but the workers are not, a second later:
+		 * frames go round in a loop (veth1 redirecting into veth0, say).
+		 * Stop them; the kernel would spin forever.
+		 */
+		if (!idle_since && (netdev_run_stopping || !generators_active()))
+			idle_since = now;
+		if (idle_since && now - idle_since > 1000000000ULL && !netdev_run_abort) {
+			netdev_run_abort = true;
+			pr_warn("run: frames still circulating 1 s after the generators stopped (a redirect loop?); stopped\n");
+		}
 		if (opts->duration_ns && now - start >= opts->duration_ns)
 			netdev_run_stopping = true;
 		if (opts->progress && !netdev_run_stopping &&
