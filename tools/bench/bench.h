@@ -15,6 +15,7 @@ struct bench_mode {
 };
 
 int bench_skb_main(int argc, char **argv);
+int bench_veth_main(int argc, char **argv);
 int bench_hist_main(int argc, char **argv);
 
 uint64_t bench_now_ns(void);

@@ -15,6 +15,7 @@
 
 static const struct bench_mode bench_modes[] = {
 	{ "skb", "sk_buff alloc+free one-by-one vs bulk; skb_linearize vs memcpy", bench_skb_main },
+	{ "veth", "veth-bulk: Mpps at veth1 for xdp_batch 0/8/16 x PASS/DROP (and the kernel's)", bench_veth_main },
 	{ "hist", "latency histogram: ns per hist_record()", bench_hist_main },
 };
 
