@@ -126,6 +126,7 @@ void bpf_verifier_info_free(struct bpf_verifier_info *vi);
 #define WIDEN_STATES		16	/* states per insn before widening */
 #define MAX_STATES		64	/* states kept per insn */
 #define MAX_TOTAL_STATES	32768	/* states kept per program (~100 MB) */
+#define WIDEN_ALL_AFTER		250000	/* processed insns: from then on, widen at once */
 #define BPF_COMPLEXITY_LIMIT_INSNS	1000000
 #define STACK_SLOTS		(MAX_BPF_STACK / 8)
 
@@ -195,6 +196,8 @@ enum bpf_access_kind {
 
 struct bpf_insn_aux_data {
 	bool prune_point;
+	u16 live_regs;		/* registers read before written from here on */
+	bool widened;		/* states here are joined on arrival */
 	bool seen;
 	bool is_ldimm_second;
 	u8 access;		/* enum bpf_access_kind */
@@ -220,6 +223,7 @@ struct bpf_subprog_info {
 	u32 end;		/* exclusive */
 	u32 stack_depth;
 	bool has_tail_call;
+	u64 live_slots;		/* stack slots the function may read (bit = slot) */
 };
 
 struct bpf_verifier_stack_elem {
@@ -308,6 +312,7 @@ __printf(2, 3) void bpf_verbose(struct bpf_verifier_env *env, const char *fmt, .
 /* kernel/bpf/cfg.c: pass 1 */
 int bpf_check_insns(struct bpf_verifier_env *env);
 int bpf_check_cfg(struct bpf_verifier_env *env);
+int bpf_compute_live_regs(struct bpf_verifier_env *env);
 int bpf_used_map_idx(struct bpf_verifier_env *env, const struct bpf_map *map);
 void bpf_ldimm_set(struct bpf_insn *insn, u64 val);
 u32 bpf_find_subprog(struct bpf_verifier_env *env, u32 insn);

@@ -501,3 +501,185 @@ int bpf_check_cfg(struct bpf_verifier_env *env)
 	free(seen);
 	return 0;
 }
+
+/* Registers instruction @insn reads (*use) and writes (*def). */
+static void insn_use_def(const struct bpf_insn *insn, u16 *use, u16 *def)
+{
+	u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+	const u16 args = 0x3e, caller_saved = 0x3f;	/* r1-r5; r0-r5 */
+
+	*use = 0;
+	*def = 0;
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_MOV) {
+			if (BPF_SRC(insn->code) == BPF_X)
+				*use = 1u << insn->src_reg;
+		} else {
+			*use = 1u << insn->dst_reg;
+			if (BPF_SRC(insn->code) == BPF_X && op != BPF_END && op != BPF_NEG)
+				*use |= 1u << insn->src_reg;
+		}
+		*def = 1u << insn->dst_reg;
+		return;
+	case BPF_LD:
+		*def = 1u << insn->dst_reg;
+		return;
+	case BPF_LDX:
+		*use = 1u << insn->src_reg;
+		*def = 1u << insn->dst_reg;
+		return;
+	case BPF_ST:
+		*use = 1u << insn->dst_reg;
+		return;
+	case BPF_STX:
+		*use = 1u << insn->dst_reg | 1u << insn->src_reg;
+		if (BPF_MODE(insn->code) != BPF_ATOMIC)
+			return;
+		if (insn->imm == BPF_CMPXCHG) {
+			*use |= 1u;
+			*def = 1u;
+		} else if (insn->imm == BPF_LOAD_ACQ) {
+			*use = 1u << insn->src_reg;
+			*def = 1u << insn->dst_reg;
+		} else if (insn->imm & BPF_FETCH) {
+			*def = 1u << insn->src_reg;
+		}
+		return;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_CALL) {
+			*use = args;
+			*def = caller_saved;
+		} else if (op == BPF_EXIT) {
+			*use = 1u;
+		} else if (op != BPF_JA && op != BPF_JCOND) {
+			*use = 1u << insn->dst_reg;
+			if (BPF_SRC(insn->code) == BPF_X)
+				*use |= 1u << insn->src_reg;
+		}
+		return;
+	}
+}
+
+/*
+ * Register liveness, a backward fixpoint over each function's flow graph
+ * (a bpf-to-bpf call reads R1-R5 and writes R0-R5 like a helper). A state
+ * whose registers differ only where they are dead covers the other; this
+ * is what keeps the walk linear where paths merge (kernel: the liveness
+ * marks of mark_reg_read()/propagate_liveness(), computed here up front).
+ */
+/*
+ * Stack slots each function may read, flow-insensitively: those a load or
+ * atomic through R10 at a constant offset touches. Once R10 is used any
+ * other way (copied, passed to a helper or callee, offset by a register)
+ * every slot of that function counts as read. Slots nobody reads are
+ * forgotten at prune points, so paths that only differ in dead stores
+ * merge.
+ */
+static void compute_live_slots(struct bpf_verifier_env *env)
+{
+	const struct bpf_insn *insns = env->prog->insnsi;
+	u32 s, i;
+
+	for (s = 0; s < env->subprog_cnt; s++) {
+		struct bpf_subprog_info *sp = &env->subprogs[s];
+		u64 live = 0;
+
+		for (i = sp->start; i < sp->end; i++) {
+			const struct bpf_insn *insn = &insns[i];
+			u8 cls = BPF_CLASS(insn->code);
+			bool reads_fp_mem = false, other_fp_use = false;
+			s64 off, a;
+			u32 size;
+
+			if (env->aux[i].is_ldimm_second)
+				continue;
+			switch (cls) {
+			case BPF_LDX:
+				if (insn->src_reg == BPF_REG_10)
+					reads_fp_mem = true;
+				else if (insn->dst_reg == BPF_REG_10)
+					other_fp_use = true;
+				break;
+			case BPF_ST:
+				break;	/* a store through R10 reads nothing */
+			case BPF_STX:
+				if (insn->src_reg == BPF_REG_10)
+					other_fp_use = true;	/* R10 stored as a value */
+				if (insn->dst_reg == BPF_REG_10 && BPF_MODE(insn->code) == BPF_ATOMIC)
+					reads_fp_mem = true;
+				break;
+			case BPF_ALU:
+			case BPF_ALU64:
+				if ((BPF_SRC(insn->code) == BPF_X && insn->src_reg == BPF_REG_10 &&
+				     BPF_OP(insn->code) != BPF_END) || insn->dst_reg == BPF_REG_10)
+					other_fp_use = true;
+				break;
+			case BPF_JMP:
+			case BPF_JMP32:
+				if ((BPF_SRC(insn->code) == BPF_X && insn->src_reg == BPF_REG_10) ||
+				    insn->dst_reg == BPF_REG_10)
+					other_fp_use = true;
+				break;
+			}
+			if (other_fp_use) {
+				live = ~0ULL;
+				break;
+			}
+			if (!reads_fp_mem)
+				continue;
+			size = bpf_size_to_bytes(BPF_SIZE(insn->code));
+			off = insn->off;
+			if (off < -MAX_BPF_STACK || off + size > 0)
+				continue;	/* refused by the walk */
+			for (a = off; a < off + size; a++)
+				live |= 1ULL << ((-a - 1) / 8);
+		}
+		sp->live_slots = live;
+	}
+}
+
+int bpf_compute_live_regs(struct bpf_verifier_env *env)
+{
+	const struct bpf_insn *insns = env->prog->insnsi;
+	u32 len = env->prog->len, i, rounds = 0;
+	bool changed = true;
+
+	compute_live_slots(env);
+
+	while (changed) {
+		changed = false;
+		if (++rounds > len + 2)
+			break;
+		for (i = len; i-- > 0;) {
+			const struct bpf_insn *insn = &insns[i];
+			struct bpf_insn_aux_data *aux = &env->aux[i];
+			u16 use, def, out = 0, in;
+
+			if (aux->is_ldimm_second)
+				continue;
+			insn_use_def(insn, &use, &def);
+			if (insn->code == (BPF_JMP | BPF_EXIT)) {
+				out = 0;
+			} else if (insn->code == (BPF_JMP | BPF_JA) ||
+				   insn->code == (BPF_JMP32 | BPF_JA)) {
+				out = env->aux[jmp_target(insn, i)].live_regs;
+			} else {
+				u32 next = i + (is_ldimm64(insn) ? 2 : 1);
+
+				if (next < len)
+					out = env->aux[next].live_regs;
+				if (has_jmp_target(insn))
+					out |= env->aux[jmp_target(insn, i)].live_regs;
+			}
+			in = use | (out & ~def) | (1u << BPF_REG_10);
+			if (in != aux->live_regs) {
+				aux->live_regs = in;
+				changed = true;
+			}
+		}
+	}
+	return 0;
+}

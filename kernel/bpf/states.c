@@ -152,16 +152,17 @@ not_init:
 	memset(n, 0, sizeof(*n));
 }
 
-static void state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
+/* Joins @o into @n; false when the call chains differ (nothing done). */
+static bool state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
 {
 	struct idmap m = { 0 };
 	u32 f, i;
 
 	if (o->curframe != n->curframe)
-		return;
+		return false;
 	for (f = 0; f <= o->curframe; f++)
 		if (o->frame[f]->callsite != n->frame[f]->callsite)
-			return;
+			return false;
 	for (f = 0; f <= o->curframe; f++) {
 		struct bpf_func_state *a = n->frame[f];
 		const struct bpf_func_state *b = o->frame[f];
@@ -184,6 +185,7 @@ static void state_join(struct bpf_verifier_state *n, const struct bpf_verifier_s
 				s->spilled = false;
 		}
 	}
+	return true;
 }
 
 int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn)
@@ -217,18 +219,68 @@ int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state 
  * At a prune point: true when a remembered state covers @st (stop this
  * path); else remember @st, widened when the point has seen many states.
  */
+/*
+ * Forget registers no path from here reads before writing (kernel:
+ * clean_live_states()): in the current frame by liveness at @insn, in a
+ * caller frame by liveness after its call returns (R0-R5 are rewritten by
+ * the return then); and stack slots the frame's function never reads.
+ */
+static void clean_dead_regs(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn)
+{
+	u32 f, r;
+
+	for (f = 0; f <= st->curframe; f++) {
+		u16 live = f == st->curframe ? env->aux[insn].live_regs :
+			   env->aux[st->frame[f + 1]->callsite + 1].live_regs & 0x7c0;
+
+		u64 slots = env->subprogs[st->frame[f]->subprog].live_slots;
+
+		for (r = 0; r < MAX_BPF_REG; r++)
+			if (!(live & (1u << r)))
+				memset(&st->frame[f]->regs[r], 0, sizeof(st->frame[f]->regs[r]));
+		for (r = 0; slots != ~0ULL && r < STACK_SLOTS; r++)
+			if (!(slots & (1ULL << r)))
+				memset(&st->frame[f]->stack[r], 0, sizeof(st->frame[f]->stack[r]));
+	}
+}
+
 int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn)
 {
 	struct bpf_insn_aux_data *aux = &env->aux[insn];
 	struct bpf_verifier_state_list *sl;
 	int err;
 
+	clean_dead_regs(env, st, insn);
+
 	for (sl = aux->states; sl; sl = sl->next)
 		if (state_covers(&sl->st, st))
 			return 1;
-	if (aux->nr_states >= WIDEN_STATES) {
-		for (sl = aux->states; sl; sl = sl->next)
-			state_join(st, &sl->st);
+	/*
+	 * Past WIDEN_ALL_AFTER processed instructions every miss widens: the
+	 * walk gives up constants (the kernel's precision tracking keeps them
+	 * only where they matter; uxdp has none) rather than go quadratic.
+	 */
+	if (aux->nr_states >= WIDEN_STATES || aux->widened ||
+	    (aux->nr_states && env->insn_processed > WIDEN_ALL_AFTER)) {
+		struct bpf_verifier_state_list **pp = &aux->states;
+
+		aux->widened = true;
+		/*
+		 * Widen: join @st with every state of the same call chain and
+		 * keep only the join, which is above all of them; the dropped
+		 * states' paths were already walked.
+		 */
+		while ((sl = *pp)) {
+			if (state_join(st, &sl->st)) {
+				*pp = sl->next;
+				bpf_free_vstate(&sl->st);
+				free(sl);
+				aux->nr_states--;
+				env->total_states--;
+			} else {
+				pp = &sl->next;
+			}
+		}
 		for (sl = aux->states; sl; sl = sl->next)
 			if (state_covers(&sl->st, st))
 				return 1;

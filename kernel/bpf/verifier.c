@@ -1627,7 +1627,8 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 		goto out_free_env;
 	}
 
-	err = bpf_check_insns(env) ?: bpf_check_cfg(env) ?: do_check(env) ?: bpf_do_fixups(env);
+	err = bpf_check_insns(env) ?: bpf_check_cfg(env) ?: bpf_compute_live_regs(env) ?:
+	      do_check(env) ?: bpf_do_fixups(env);
 	if (!err)
 		err = bpf_prog_select_runtime(prog);
 

@@ -492,6 +492,31 @@ START_TEST(test_branch_stack_limit)
 }
 END_TEST
 
+/*
+ * 5000 branches that differ only in dead stores and dead registers: with
+ * liveness the walk stays linear (the kernel accepts this quickly too).
+ */
+START_TEST(test_dead_state_differences_merge)
+{
+	u32 n = 5000, len = 0, k;
+	struct bpf_insn *insns = calloc(2 * n + 8, sizeof(*insns));
+	struct bpf_prog *prog;
+
+	insns[len++] = BPF_MOV64_IMM(BPF_REG_0, 0);
+	insns[len++] = BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, rx_queue_index));
+	for (k = 0; k < n; k++) {
+		insns[len++] = BPF_JMP_IMM(BPF_JEQ, BPF_REG_3, k % 50, 1);
+		insns[len++] = k % 2 ? BPF_ST_MEM(BPF_DW, BPF_REG_10, -8 * (1 + (k % 64)), k) :
+				       BPF_MOV64_IMM(BPF_REG_5, k);
+	}
+	insns[len++] = BPF_EXIT_INSN();
+	prog = load_prog(insns, len, BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	bpf_prog_put(prog);
+	free(insns);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/verifier");
@@ -510,6 +535,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_oversized);
 	tcase_add_test(tc, test_random_programs);
 	tcase_add_test(tc, test_branch_stack_limit);
+	tcase_add_test(tc, test_dead_state_differences_merge);
 	suite_add_tcase(s, tc);
 	return s;
 }
