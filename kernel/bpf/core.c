@@ -12,16 +12,21 @@
  * (bpf_prog_inc/bpf_prog_put); the last put drops the map references the
  * program holds and frees it.
  *
- * The interpreter (___bpf_prog_run) is a direct-threaded loop over a decoded
- * copy of the patched instructions (struct bpf_dinsn: handler address,
- * whole-byte registers), built by bpf_prog_select_runtime(). Per run it keeps on the C
+ * The interpreter (___bpf_prog_run) is a direct-threaded loop over a
+ * decoded copy of the patched instructions (struct bpf_dinsn: handler
+ * address, whole-byte registers) that bpf_prog_select_runtime() builds;
+ * conditional jumps come in BPF_COND_COPIES handler copies so the host
+ * branch predictor sees more distinct sites. Per run it keeps on the C
  * stack: the registers, one stack area for the whole call chain (frames
- * grow down from its top; each frame's R10 is its top), the bpf-to-bpf
- * return frames, the tail-call count and the loop budget. It trusts what
- * the checker proved; unproven accesses go through bpf_region_ok() against
- * the region the checker recorded for that instruction. A violation ends
- * the run: XDP programs return XDP_ABORTED and aux->abort_cnt[reason] is
- * bumped, never a crash.
+ * grow down from its top; each frame's R10 is its top; zeroed only when the
+ * checker saw reads it could not prove initialised), the bpf-to-bpf return
+ * frames, the tail-call count and the loop budget. It trusts what the
+ * checker proved; unproven accesses go through bpf_region_check() against
+ * the region the checker recorded for that instruction (packet checks are
+ * inlined). A violation ends the run: XDP programs return XDP_ABORTED and
+ * aux->abort_cnt[reason] is bumped, never a crash. Threading: a program may
+ * run on several workers at once; the only shared writes are the atomic
+ * abort counters.
  *
  * Loops: every taken backward jump charges its distance to a budget of
  * BPF_INSN_BUDGET instructions, every bpf-to-bpf call and tail call the
