@@ -18,7 +18,9 @@
 
 #define MAX_SEEN 64
 
-static unsigned char seen[MAX_SEEN][4096];
+/* Frames kept 2 bytes into an aligned slot: IP headers 4-aligned. */
+static unsigned char seen[MAX_SEEN][4096 + 8] __attribute__((aligned(8)));
+#define PKT(i) (seen[i] + 2)
 static unsigned int seen_len[MAX_SEEN], nr_seen;
 static bool seen_nonlinear[MAX_SEEN];
 
@@ -28,7 +30,7 @@ static int capture(struct sk_buff *skb, struct net_device *dev)
 		/* eth_type_trans() pulled the MAC header: take it back. */
 		seen_len[nr_seen] = skb->len + ETH_HLEN;
 		seen_nonlinear[nr_seen] = skb_is_nonlinear(skb);
-		ck_assert_int_eq(skb_copy_bits(skb, -ETH_HLEN, seen[nr_seen], skb->len + ETH_HLEN), 0);
+		ck_assert_int_eq(skb_copy_bits(skb, -ETH_HLEN, PKT(nr_seen), skb->len + ETH_HLEN), 0);
 		nr_seen++;
 	}
 	consume_skb(skb);
@@ -82,7 +84,7 @@ START_TEST(udp4_frames_and_ranges)
 	ck_assert_uint_eq(nr_seen, 10);
 	ck_assert_uint_eq(test_info("g0").rx_packets, 10);
 	for (unsigned int i = 0; i < nr_seen; i++) {
-		struct iphdr *ip = (struct iphdr *)(seen[i] + ETH_HLEN);
+		struct iphdr *ip = (struct iphdr *)(PKT(i) + ETH_HLEN);
 		struct udphdr *uh = (struct udphdr *)(ip + 1);
 
 		ck_assert_uint_eq(seen_len[i], 64);
@@ -92,7 +94,7 @@ START_TEST(udp4_frames_and_ranges)
 		/* dport fastest, then src: 7,8 from .1, then 7,8 from .2, ... */
 		ck_assert_uint_eq(ntohs(uh->dest), 7 + i % 2);
 		ck_assert_uint_eq(((u8 *)&ip->saddr)[3], 1 + (i / 2) % 2);
-		ck_assert_mem_eq(seen[i], test_dev("g0")->dev_addr, ETH_ALEN);
+		ck_assert_mem_eq(PKT(i), test_dev("g0")->dev_addr, ETH_ALEN);
 	}
 	uxdp_link_del_all();
 	ck_assert_int_eq(skb_live_count(), 0);
@@ -107,7 +109,7 @@ START_TEST(udp6_checksum)
 	gen_run("g6", 4, args, 2);
 	ck_assert_uint_eq(nr_seen, 2);
 	for (unsigned int i = 0; i < nr_seen; i++) {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)(seen[i] + ETH_HLEN);
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(PKT(i) + ETH_HLEN);
 		unsigned int l4 = ntohs(ip6->payload_len);
 		u32 sum;
 
@@ -127,7 +129,7 @@ START_TEST(tcp_checksum)
 
 	gen_run("gt", 4, args, 1);
 	ck_assert_uint_eq(nr_seen, 1);
-	ip = (struct iphdr *)(seen[0] + ETH_HLEN);
+	ip = (struct iphdr *)(PKT(0) + ETH_HLEN);
 	ck_assert_uint_eq(ip->protocol, IPPROTO_TCP);
 	sum = csum16(&ip->saddr, 8, 0) + IPPROTO_TCP + 80 - 34;
 	ck_assert_uint_eq(csum16(ip + 1, 80 - 34, sum), 0xffff);
@@ -144,7 +146,7 @@ START_TEST(frags_make_nonlinear_skbs)
 	gen_run("gf", 4, args, 3);
 	ck_assert_uint_eq(nr_seen, 3);
 	for (unsigned int i = 0; i < nr_seen; i++) {
-		struct iphdr *ip = (struct iphdr *)(seen[i] + ETH_HLEN);
+		struct iphdr *ip = (struct iphdr *)(PKT(i) + ETH_HLEN);
 
 		ck_assert_uint_eq(seen_len[i], 3000);
 		ck_assert(seen_nonlinear[i]);
