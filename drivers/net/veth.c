@@ -162,8 +162,12 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 
 	/* __dev_forward_skb(): is_skb_forwardable() then scrub and eth_type_trans(). */
-	if (unlikely(!(rcv->flags & IFF_UP) ||
-		     skb->len > rcv->mtu + rcv->hard_header_len + VLAN_HLEN)) {
+	if (unlikely(!(rcv->flags & IFF_UP))) {
+		dev_count_drop(dev, NETDEV_DROP_PEER_DOWN, 1);
+		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
+		goto drop;
+	}
+	if (unlikely(skb->len > rcv->mtu + rcv->hard_header_len + VLAN_HLEN)) {
 		dev_count_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		goto drop;
@@ -223,7 +227,7 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 	 */
 	if (!READ_ONCE(rq->napi_enabled)) {
 		if (ndo_xmit)
-			dev_count_drop(dev, rcv_priv->_xdp_prog ? NETDEV_DROP_REDIRECT_DOWN :
+			dev_count_drop(dev, rcv_priv->_xdp_prog ? NETDEV_DROP_PEER_DOWN :
 				       NETDEV_DROP_PEER_NO_XDP, n);
 		return -ENXIO;
 	}

@@ -104,6 +104,7 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 	FN(REDIRECT_OTHER, "redirected frames dropped: unsupported redirect map type") \
 	FN(PEER_NO_XDP, "redirected frames dropped: peer %s has no XDP program, so its NAPI ring is off (the kernel drops these too)") \
 	FN(PEER_MISSING, "frames dropped: no peer")				\
+	FN(PEER_DOWN, "frames dropped: peer %s is down")			\
 	FN(RING_FULL, "frames dropped: rx ring of 256 full")			\
 	FN(XMIT_MTU, "frames dropped: longer than this device's MTU + 18")	\
 	FN(XDP_TX_ERR, "XDP_TX frames dropped: could not be queued to the peer") \

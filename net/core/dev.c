@@ -330,6 +330,22 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
 
 void netif_napi_del(struct napi_struct *napi)
 {
+	/* A run stopped by netdev_run_abort may have left it parked. */
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct napi_struct *prev = NULL;
+
+		for (struct napi_struct *n = parked_head[cpu]; n; prev = n, n = n->poll_next) {
+			if (n != napi)
+				continue;
+			if (prev)
+				prev->poll_next = n->poll_next;
+			else
+				parked_head[cpu] = n->poll_next;
+			if (parked_tail[cpu] == n)
+				parked_tail[cpu] = prev;
+			break;
+		}
+	}
 	for (unsigned int i = 0; i < napi_all_cnt; i++) {
 		if (napi_all[i] == napi) {
 			napi_all[i] = napi_all[--napi_all_cnt];
