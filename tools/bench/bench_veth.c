@@ -10,12 +10,21 @@
  * (a veth pair in a network namespace, frames injected with
  * BPF_PROG_TEST_RUN live frames) is measured by that helper program in
  * the same rounds, and the table adds it and the ratio.
+ *
+ * A second table isolates veth1: frames made directly in page-pool pages
+ * are handed to veth0's ndo_xdp_xmit in bulks of 16 (as the devmap does)
+ * and veth1 is polled on the calling thread, so only one program runs per
+ * frame and the skb allocation is a larger share of the cost.
  */
+#define UXDP_XDP_BUFF_INLINES
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/netdevice.h>
+#include <net/page_pool/helpers.h>
+#include <net/xdp.h>
 #include <uxdp/uxdp_bpf.h>
 #include <uxdp/uxdp_link.h>
 
@@ -85,6 +94,55 @@ static double run_uxdp(double secs)
 	return li.rx_packets / (ns / 1e9) / 1e6;
 }
 
+/* veth1 alone: frames into veth0's ndo_xdp_xmit, 16 at a time, veth1 polled here. */
+static double run_veth1_only(double secs)
+{
+	struct page_pool_params pp = { .order = 0, .pool_size = 4096 };
+	struct net_device *veth0 = dev_get_by_name("veth0");
+	struct net_device *veth1 = dev_get_by_name("veth1");
+	struct xdp_rxq_info rxq = { .mem.type = MEM_TYPE_PAGE_POOL };
+	struct page_pool *pool = page_pool_create(&pp);
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+	unsigned char tmpl[64] = { 0 };
+	uint64_t t0, t1;
+
+	if (IS_ERR(pool))
+		return 0;
+	memcpy(tmpl, veth1->dev_addr, 6);
+	tmpl[6] = 2;
+	tmpl[12] = 0x08;
+	tmpl[14] = 0x45;
+	uxdp_link_stats_reset();
+	t0 = bench_now_ns();
+	do {
+		for (int burst = 0; burst < 4; burst++) {
+			struct xdp_frame *fr[16];
+			int n = 0, sent;
+
+			for (; n < 16; n++) {
+				struct page *page = page_pool_dev_alloc_pages(pool);
+				struct xdp_buff xdp;
+
+				if (!page)
+					break;
+				memcpy((char *)page_address(page) + 256, tmpl, 64);
+				xdp_init_buff(&xdp, PAGE_SIZE, &rxq);
+				xdp_prepare_buff(&xdp, page_address(page), 256, 64, true);
+				fr[n] = xdp_convert_buff_to_frame(&xdp);
+			}
+			sent = veth0->netdev_ops->ndo_xdp_xmit(veth0, n, fr, burst == 3 ? XDP_XMIT_FLUSH : 0);
+			for (int i = sent < 0 ? 0 : sent; i < n; i++)
+				xdp_return_frame(fr[i]);
+		}
+		while (net_rx_pending())
+			net_rx_action();
+		t1 = bench_now_ns();
+	} while (t1 - t0 < secs * 1e9);
+	uxdp_link_get_info(uxdp_link_ifindex("veth1"), &li);
+	page_pool_destroy(pool);
+	return li.rx_packets / ((t1 - t0) / 1e9) / 1e6;
+}
+
 /* The kernel helper prints "Mpps N" for one run of ACTION. */
 static double run_kernel(const char *helper, const char *action, double secs)
 {
@@ -138,7 +196,7 @@ int bench_veth_main(int argc, char **argv)
 		{ 0 }
 	};
 	struct uxdp_bpf_object *redir = NULL, *rxq = NULL, *pass = NULL;
-	struct cell u[2][3] = {}, k[2] = {};
+	struct cell u[2][3] = {}, k[2] = {}, v1[2][3] = {};
 	const char *json = NULL, *kernel = NULL;
 	int rounds = 5, config_map, opt;
 	double secs = 1;
@@ -177,10 +235,14 @@ int bench_veth_main(int argc, char **argv)
 	       "%d interleaved rounds of %.1f s%s\n", rounds, secs, kernel ? ", kernel alongside" : "");
 	srand(1);
 	for (int r = 0; r < rounds; r++) {
-		int order[8], n = 0;
+		int order[16], n = 0;
 
-		for (int i = 0; i < 6 + (kernel ? 2 : 0); i++)
+		for (int i = 0; i < 12; i++)
 			order[n++] = i;
+		if (kernel) {
+			order[n++] = 12;
+			order[n++] = 13;
+		}
 		for (int i = n - 1; i > 0; i--) {
 			int j = rand() % (i + 1), t = order[i];
 
@@ -190,18 +252,22 @@ int bench_veth_main(int argc, char **argv)
 		for (int i = 0; i < n; i++) {
 			int c = order[i];
 
-			if (c >= 6) {
-				double m = run_kernel(kernel, actions[c - 6], secs);
+			if (c >= 12) {
+				double m = run_kernel(kernel, actions[c - 12], secs);
 
-				k[c - 6].v[k[c - 6].n++] = m;
+				k[c - 12].v[k[c - 12].n++] = m;
 				continue;
 			}
 			char err[128], b[8];
+			int a = (c % 6) / 3, bi = c % 3;
 
-			snprintf(b, sizeof(b), "%u", batches[c % 3]);
+			snprintf(b, sizeof(b), "%u", batches[bi]);
 			uxdp_link_set("veth1", "xdp_batch", b, err, sizeof(err));
-			set_action(config_map, actions[c / 3]);
-			u[c / 3][c % 3].v[u[c / 3][c % 3].n++] = run_uxdp(secs);
+			set_action(config_map, actions[a]);
+			if (c < 6)
+				u[a][bi].v[u[a][bi].n++] = run_uxdp(secs);
+			else
+				v1[a][bi].v[v1[a][bi].n++] = run_veth1_only(secs);
 		}
 		fprintf(stderr, "\r  round %d/%d", r + 1, rounds);
 	}
@@ -219,6 +285,26 @@ int bench_veth_main(int argc, char **argv)
 			double med, min, max;
 
 			stats3(&u[a][b], &med, &min, &max);
+			if (!b)
+				base = med;
+			printf("%-6s %-10u %10.3f %10.3f %10.3f %+9.1f%%\n", actions[a], batches[b], med, min,
+			       max, base ? (med / base - 1) * 100 : 0);
+			if (jf)
+				fprintf(jf, "%s{\"action\":\"%s\",\"xdp_batch\":%u,\"mpps_median\":%.4f,"
+					    "\"mpps_min\":%.4f,\"mpps_max\":%.4f}", a || b ? "," : "",
+					actions[a], batches[b], med, min, max);
+		}
+	}
+	if (jf)
+		fprintf(jf, "],\"veth1_only\":[");
+	printf("\nveth1 alone (frames handed to veth0's ndo_xdp_xmit 16 at a time, one program per frame):\n");
+	for (int a = 0; a < 2; a++) {
+		double base = 0;
+
+		for (int b = 0; b < 3; b++) {
+			double med, min, max;
+
+			stats3(&v1[a][b], &med, &min, &max);
 			if (!b)
 				base = med;
 			printf("%-6s %-10u %10.3f %10.3f %10.3f %+9.1f%%\n", actions[a], batches[b], med, min,
