@@ -14,7 +14,8 @@
  *
  * Kernel: tools/bpf/bpftool/prog.c do_show(), do_run()
  * Differs: works on object files, not on loaded programs; `-j` output of
- *	    run adds data_out as a hex string, the redirect target and maps.
+ *	    run adds data_out as a hex string, the redirect target, the
+ *	    run-time aborts by reason (uxdp_bpf_abort.h) and maps.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include <uxdp_bpf.h>
+#include <uxdp_bpf_abort.h>
 
 #include "main.h"
 
@@ -563,6 +565,34 @@ static const char *map_name_by_id(struct uxdp_bpf_object *obj, uint32_t id)
 	return "?";
 }
 
+/*
+ * Run-time aborts of the program over all repeats, by reason: -j
+ * "aborts":{"pkt_oob":N,...} (always present, non-zero reasons only);
+ * text: one "Aborted: N x REASON" line per reason, to @f.
+ */
+static void print_aborts(uint32_t id, FILE *f)
+{
+	unsigned long long cnt[__BPF_ABORT_MAX] = {};
+	bool first = true;
+	int i, n;
+
+	n = uxdp_bpf_prog_aborts(id, cnt, __BPF_ABORT_MAX);
+	if (!f)
+		printf(",\"aborts\":{");
+	for (i = 1; i < n; i++) {
+		if (!cnt[i])
+			continue;
+		if (f) {
+			fprintf(f, "Aborted: %llu x %s\n", cnt[i], uxdp_bpf_abort_reason_str(i));
+			continue;
+		}
+		printf("%s\"%s\":%llu", first ? "" : ",", uxdp_bpf_abort_reason_key(i), cnt[i]);
+		first = false;
+	}
+	if (!f)
+		printf("}");
+}
+
 static int do_run(int argc, char **argv)
 {
 	struct uxdp_bpf_test_run_opts topts = { .sz = sizeof(topts) };
@@ -654,6 +684,7 @@ static int do_run(int argc, char **argv)
 				printf(",\"redirect\":{\"ifindex\":%u}", topts.redirect.ifindex);
 			}
 		}
+		print_aborts((uint32_t)id, NULL);
 		if (a.dump_maps) {
 			bool first = true;
 
@@ -681,6 +712,7 @@ static int do_run(int argc, char **argv)
 			else
 				fprintf(f, "Redirect: ifindex %u\n", topts.redirect.ifindex);
 		}
+		print_aborts((uint32_t)id, f);
 		if (a.dump_maps) {
 			bool first = true;
 
