@@ -57,6 +57,7 @@
 #define VETH_XDP_TX_BULK_SIZE	XDP_BULK_QUEUE_SIZE
 #define VETH_XDP_BATCH		16
 #define VETH_XDP_BATCH_MAX	64
+#define VETH_MAX_QUEUES		64
 #define XDP_PACKET_HEADROOM	256
 
 struct veth_stats {
@@ -1013,19 +1014,33 @@ static int veth_newlink(struct net_device *dev, int argc, char **argv, char *err
 	const char *peer_name = NULL;
 	struct net_device *peer;
 	struct veth_priv *priv, *peer_priv;
+	unsigned long queues = 1;
 	int i, ret;
 
 	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "peer") && i + 2 < argc + 1 && i + 1 < argc &&
-		    !strcmp(argv[i + 1], "name") && i + 2 < argc) {
+		if (!strcmp(argv[i], "peer") && i + 2 < argc && !strcmp(argv[i + 1], "name")) {
 			peer_name = argv[i + 2];
 			i += 2;
+		} else if (!strcmp(argv[i], "queues") && i + 1 < argc) {
+			char *end;
+
+			queues = strtoul(argv[i + 1], &end, 0);
+			if (!*argv[i + 1] || *end || !queues || queues > VETH_MAX_QUEUES) {
+				snprintf(err, errlen, "veth: queues '%s' out of range (1..%d)",
+					 argv[i + 1], VETH_MAX_QUEUES);
+				return -EINVAL;
+			}
+			i++;
 		} else {
-			snprintf(err, errlen, "unknown veth argument '%s' (expected: peer name NAME)",
+			snprintf(err, errlen,
+				 "unknown veth argument '%s' (expected: [queues N] peer name NAME)",
 				 argv[i]);
 			return -EINVAL;
 		}
 	}
+	/* Both ends get @queues rx and tx queues (ip link's numrxqueues/numtxqueues). */
+	dev->num_rx_queues = dev->real_num_rx_queues = queues;
+	dev->num_tx_queues = dev->real_num_tx_queues = queues;
 	if (!peer_name) {
 		snprintf(err, errlen, "veth needs 'peer name NAME'");
 		return -EINVAL;
@@ -1067,7 +1082,7 @@ out_free_peer:
 const struct rtnl_link_ops veth_link_ops = {
 	.kind = "veth",
 	.priv_size = sizeof(struct veth_priv),
-	.usage = "peer name NAME",
+	.usage = "[queues N] peer name NAME",
 	.setup = veth_setup,
 	.newlink = veth_newlink,
 	.dellink = veth_dellink,

@@ -405,6 +405,40 @@ START_TEST(attach_rules)
 }
 END_TEST
 
+START_TEST(queues_follow_the_cpu)
+{
+	struct test_prog p = test_prog_load("xdp_action", XDP_DROP);
+	char *args[] = { "queues", "2", "peer", "name", "veth1" };
+	struct xdp_frame *fr[3];
+	char err[256];
+
+	ck_assert_int_gt(uxdp_link_add("veth0", "veth", 5, args, err, sizeof(err)), 0);
+	veth0 = test_dev("veth0");
+	veth1 = test_dev("veth1");
+	pool = test_pool();
+	ck_assert_uint_eq(veth1->real_num_rx_queues, 2);
+	test_attach("veth1", &p);
+	if (nr_cpu_ids < 2) {
+		uxdp_bpf_object_close(p.obj);
+		test_leak_check(pool);
+		return;
+	}
+	/* ndo_xdp_xmit picks peer rq[smp_processor_id() % queues]. */
+	uxdp_worker_bind_cpu(1);
+	ck_assert_int_eq(xmit(veth0, 3, 64, 0, fr), 3);
+	ck_assert_int_eq(veth_rq_ring_count(veth1, 1), 3);
+	ck_assert_int_eq(veth_rq_ring_count(veth1, 0), 0);
+	uxdp_worker_bind_cpu(0);
+	ck_assert_int_eq(xmit(veth0, 2, 64, XDP_XMIT_FLUSH, fr), 2);
+	ck_assert_int_eq(veth_rq_ring_count(veth1, 0), 2);
+	ck_assert_int_eq(test_napi_drain(), 2);	/* only rq 0 was kicked */
+	ck_assert_int_eq(uxdp_link_add("x", "veth", 2, (char *[]){ "queues", "0" }, err, sizeof(err)),
+			 -EINVAL);
+	uxdp_bpf_object_close(p.obj);
+	test_leak_check(pool);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("drivers/net/veth");
@@ -425,6 +459,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, skb_path_pass_and_drop);
 	tcase_add_test(tc, skb_without_napi_goes_straight_to_stack);
 	tcase_add_test(tc, attach_rules);
+	tcase_add_test(tc, queues_follow_the_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }
