@@ -496,10 +496,12 @@ void run_output_begin(void)
 	last_duration_s = 0;
 }
 
-void run_output_end(void)
+void run_output_end(bool print)
 {
 	unsigned int measured = 0;
 
+	if (!print)
+		goto out;
 	for (unsigned int i = 0; i < nr_runs; i++)
 		measured += runs[i].measure[0] != 0;
 	if (json_output) {
@@ -525,6 +527,7 @@ void run_output_end(void)
 			       base ? (runs[i].measure_pps / base - 1) * 100 : 0);
 		}
 	}
+out:
 	for (unsigned int i = 0; i < nr_runs; i++) {
 		free(runs[i].json);
 		runs[i].json = NULL;

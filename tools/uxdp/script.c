@@ -155,7 +155,8 @@ static int run_script(const char *path, bool interactive)
 	}
 	run_output_begin();
 	ret = run_stream(f, interactive);
-	run_output_end();
+	/* With -j a failed script printed {"error": ...}: one document only. */
+	run_output_end(!(json_output && ret));
 	uxdp_link_del_all();
 	script_objects_close();
 	if (f != stdin)

@@ -39,6 +39,7 @@ struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name);
 
 /* run.c */
 void run_output_begin(void);
-void run_output_end(void);
+/* Print the JSON document (-j) or the summary table if @print; free the runs. */
+void run_output_end(bool print);
 
 #endif
