@@ -224,6 +224,9 @@ void xdp_do_flush(void);
 int xdp_ok_fwd_dev(const struct net_device *fwd, unsigned int pktlen);
 int dev_map_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx);
 int dev_xdp_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx);
+/* dev_map_enqueue() for an entry with a devmap program (run at bq_xmit_all()). */
+int dev_map_enqueue_prog(struct net_device *dev, struct xdp_frame *xdpf,
+			 struct net_device *dev_rx, struct bpf_prog *xdp_prog);
 void __dev_flush(void);
 /* Frames waiting on this CPU's flush list (a poll forgot xdp_do_flush()). */
 bool dev_check_flush(void);

@@ -108,6 +108,7 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 	FN(RING_FULL, "frames dropped: rx ring of 256 full")			\
 	FN(XMIT_MTU, "frames dropped: longer than this device's MTU + 18")	\
 	FN(XDP_TX_ERR, "XDP_TX frames dropped: could not be queued to the peer") \
+	FN(DEVMAP_PROG, "redirected frames dropped by the devmap (egress) program") \
 	FN(SKB_ALLOC, "XDP_PASS frames dropped: skb allocation failed (a failed bulk allocation drops the whole batch)") \
 	FN(FRAME_UPDATE, "XDP_PASS frames dropped: program left no headroom for struct xdp_frame (the kernel frees these without counting)") \
 	FN(SKB_COPY, "skbs dropped: could not copy into a page for XDP")	\

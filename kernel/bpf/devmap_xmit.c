@@ -15,9 +15,13 @@
  *	   __xdp_enqueue(), dev_map_enqueue(), dev_xdp_enqueue(),
  *	   dev_map_notification() (NETDEV_REGISTER), include/linux/filter.h
  *	   xdp_ok_fwd_dev()
- * Differs: devmap programs (BPF_XDP_DEVMAP, bpf_devmap_val.bpf_prog) are
- *	    not run on the egress path yet; broadcast (dev_map_enqueue_multi)
- *	    is -EOPNOTSUPP.
+ * A devmap program (BPF_XDP_DEVMAP, bpf_devmap_val.bpf_prog) of the entry
+ * that first filled a queue in a poll runs over all its frames before the
+ * transmit, as dev_map_bpf_prog_run(): PASS frames are re-validated and
+ * sent, the rest freed (counted on the target as DEVMAP_PROG).
+ *
+ * Kernel (also): dev_map_bpf_prog_run()
+ * Differs: broadcast (dev_map_enqueue_multi) is -EOPNOTSUPP.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +40,7 @@ struct xdp_dev_bulk_queue {
 	struct xdp_dev_bulk_queue *flush_next;
 	struct net_device *dev;
 	struct net_device *dev_rx;
+	struct bpf_prog *xdp_prog;	/* devmap program of this flush cycle */
 	unsigned int count;
 	bool on_list;
 } __aligned(SMP_CACHE_BYTES);
@@ -63,20 +68,54 @@ void dev_map_netdev_unregister(struct net_device *dev)
 	dev->xdp_bulkq = NULL;
 }
 
+static int dev_map_bpf_prog_run(struct bpf_prog *xdp_prog, struct xdp_frame **frames, int n,
+				struct net_device *tx_dev, struct net_device *rx_dev)
+{
+	struct xdp_txq_info txq = { .dev = tx_dev };
+	struct xdp_rxq_info rxq = { .dev = rx_dev };
+	int i, nframes = 0;
+
+	for (i = 0; i < n; i++) {
+		struct xdp_frame *xdpf = frames[i];
+		struct xdp_buff xdp;
+		u32 act;
+
+		xdp_convert_frame_to_buff(xdpf, &xdp);
+		xdp.txq = &txq;
+		xdp.rxq = &rxq;
+		act = bpf_prog_run(xdp_prog, &xdp);
+		if (act == XDP_PASS && !xdp_update_frame_from_buff(&xdp, xdpf)) {
+			frames[nframes++] = xdpf;
+			continue;
+		}
+		/* DROP, ABORTED, and TX/REDIRECT/invalid (warned, as ABORTED). */
+		xdp_return_frame_rx_napi(xdpf);
+	}
+	return nframes;
+}
+
 static void bq_xmit_all(struct xdp_dev_bulk_queue *bq, u32 flags)
 {
 	struct net_device *dev = bq->dev;
-	unsigned int cnt = bq->count;
+	unsigned int cnt = bq->count, to_send = cnt;
 	struct netdev_pcpu_stats *st;
-	int sent, i;
+	int sent = 0, i;
 
 	if (unlikely(!cnt))
 		return;
-	sent = dev->netdev_ops->ndo_xdp_xmit(dev, cnt, bq->q, flags);
+	if (bq->xdp_prog) {
+		to_send = dev_map_bpf_prog_run(bq->xdp_prog, bq->q, cnt, dev, bq->dev_rx);
+		if (to_send < cnt)
+			dev_count_drop(dev, NETDEV_DROP_DEVMAP_PROG, cnt - to_send);
+		if (!to_send)
+			goto out;
+	}
+	sent = dev->netdev_ops->ndo_xdp_xmit(dev, to_send, bq->q, flags);
 	if (sent < 0)
 		sent = 0;	/* -errno: the driver took none */
-	for (i = sent; i < (int)cnt; i++)
+	for (i = sent; i < (int)to_send; i++)
 		xdp_return_frame_rx_napi(bq->q[i]);
+out:
 	st = dev_pcpu_stats(dev);
 	st->devmap_xmit_sent += sent;
 	st->devmap_xmit_drops += cnt - sent;
@@ -91,6 +130,7 @@ void __dev_flush(void)
 		next = bq->flush_next;
 		bq_xmit_all(bq, XDP_XMIT_FLUSH);
 		bq->dev_rx = NULL;
+		bq->xdp_prog = NULL;
 		bq->flush_next = NULL;
 		bq->on_list = false;
 	}
@@ -102,7 +142,8 @@ bool dev_check_flush(void)
 	return dev_flush_list != NULL;
 }
 
-static void bq_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx)
+static void bq_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx,
+		       struct bpf_prog *xdp_prog)
 {
 	struct xdp_dev_bulk_queue *bq = &dev->xdp_bulkq[smp_processor_id()];
 
@@ -110,6 +151,7 @@ static void bq_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct ne
 		bq_xmit_all(bq, 0);
 	if (!bq->on_list) {
 		bq->dev_rx = dev_rx;
+		bq->xdp_prog = xdp_prog;
 		bq->on_list = true;
 		bq->flush_next = dev_flush_list;
 		dev_flush_list = bq;
@@ -127,7 +169,7 @@ int xdp_ok_fwd_dev(const struct net_device *fwd, unsigned int pktlen)
 }
 
 static int __xdp_enqueue(struct net_device *dev, struct xdp_frame *xdpf,
-			 struct net_device *dev_rx)
+			 struct net_device *dev_rx, struct bpf_prog *xdp_prog)
 {
 	int err;
 
@@ -138,16 +180,22 @@ static int __xdp_enqueue(struct net_device *dev, struct xdp_frame *xdpf,
 	err = xdp_ok_fwd_dev(dev, xdp_get_frame_len(xdpf));
 	if (unlikely(err))
 		return err;
-	bq_enqueue(dev, xdpf, dev_rx);
+	bq_enqueue(dev, xdpf, dev_rx, xdp_prog);
 	return 0;
 }
 
 int dev_xdp_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx)
 {
-	return __xdp_enqueue(dev, xdpf, dev_rx);
+	return __xdp_enqueue(dev, xdpf, dev_rx, NULL);
 }
 
 int dev_map_enqueue(struct net_device *dev, struct xdp_frame *xdpf, struct net_device *dev_rx)
 {
-	return __xdp_enqueue(dev, xdpf, dev_rx);
+	return __xdp_enqueue(dev, xdpf, dev_rx, NULL);
+}
+
+int dev_map_enqueue_prog(struct net_device *dev, struct xdp_frame *xdpf,
+			 struct net_device *dev_rx, struct bpf_prog *xdp_prog)
+{
+	return __xdp_enqueue(dev, xdpf, dev_rx, xdp_prog);
 }

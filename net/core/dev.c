@@ -108,9 +108,13 @@ struct net_device *alloc_netdev(const struct rtnl_link_ops *ops, const char *nam
 	if (!dev)
 		return ERR_PTR(-ENOMEM);
 	if (ops && ops->priv_size) {
-		dev->priv = calloc(1, ops->priv_size);
+		/* Cache-line aligned: private structs may hold an xdp_rxq_info. */
+		size_t sz = ALIGN(ops->priv_size, SMP_CACHE_BYTES);
+
+		dev->priv = aligned_alloc(SMP_CACHE_BYTES, sz);
 		if (!dev->priv)
 			goto out_free_dev;
+		memset(dev->priv, 0, sz);
 	}
 	dev->pcpu_stats = aligned_alloc(SMP_CACHE_BYTES, NR_CPUS * sizeof(*dev->pcpu_stats));
 	if (!dev->pcpu_stats)

@@ -116,7 +116,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 	}
 
 enqueue_map:
-	err = dev_map_enqueue(target, xdpf, dev);
+	err = dev_map_enqueue_prog(target, xdpf, dev, dev_map_entry_prog(fwd));
 	goto out;
 enqueue:
 	err = dev_xdp_enqueue(target, xdpf, dev);

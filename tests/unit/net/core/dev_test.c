@@ -304,6 +304,49 @@ START_TEST(pipeline_conservation_and_no_malloc)
 }
 END_TEST
 
+START_TEST(devmap_egress_program)
+{
+	struct test_prog egress = test_prog_load("xdp_action", XDP_DROP);
+	char *gen_args[] = { "size", "64" };
+	struct bpf_devmap_val val = {};
+	struct uxdp_bpf_object *redir;
+	struct net_device *gen;
+	char err[256];
+	__u32 key, zero = 0;
+	__u64 cnt[NR_CPUS];
+	int hash;
+
+	ck_assert_int_gt(uxdp_link_add("gen0", "gen", 2, gen_args, err, sizeof(err)), 0);
+	ck_assert_int_gt(uxdp_link_add("out0", "sink", 0, NULL, err, sizeof(err)), 0);
+	gen = test_dev("gen0");
+	/* The loader has no "xdp/devmap" sections yet: mark the program by hand. */
+	bpf_prog_get(egress.prog_id)->expected_attach_type = BPF_XDP_DEVMAP;
+	redir = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_redirect_map.o", NULL);
+	ck_assert_ptr_nonnull(redir);
+	hash = uxdp_bpf_object_find_map(redir, "tx_hash");
+	key = gen->ifindex;	/* xdp_redirect_hash_prog keys by ingress ifindex */
+	val.ifindex = uxdp_link_ifindex("out0");
+	val.bpf_prog.fd = egress.prog_id;
+	ck_assert_int_eq(uxdp_bpf_map_update_elem(hash, &key, &val, 0), 0);
+	ck_assert_int_eq(uxdp_link_set_xdp("gen0",
+					   uxdp_bpf_object_find_prog(redir, "xdp_redirect_hash_prog", NULL),
+					   err, sizeof(err)), 0);
+	ck_assert(pump(gen, 100));
+	ck_assert_uint_eq(test_info("gen0").xdp_redirect, 100);
+	ck_assert_uint_eq(test_info("out0").tx_packets, 0);
+	ck_assert_uint_eq(test_drop("out0", NETDEV_DROP_DEVMAP_PROG), 100);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(egress.cnt_id, &zero, cnt), 0);
+	ck_assert_uint_eq(cnt[0], 100);
+	test_prog_cfg(&egress, 0, XDP_PASS);
+	ck_assert(pump(gen, 50));
+	ck_assert_uint_eq(test_info("out0").tx_packets, 50);
+	uxdp_link_del_all();
+	uxdp_bpf_object_close(redir);
+	uxdp_bpf_object_close(egress.obj);
+	ck_assert_int_eq(skb_live_count(), 0);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("net/core/dev");
@@ -313,6 +356,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, napi_schedule_and_budget);
 	tcase_add_test(tc, bulk_queue_flush_rules);
 	tcase_add_test(tc, pipeline_conservation_and_no_malloc);
+	tcase_add_test(tc, devmap_egress_program);
 	suite_add_tcase(s, tc);
 	return s;
 }
