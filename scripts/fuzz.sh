@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(bpf object pkt skb)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(bpf object pkt skb script)
 B=${UXDP_FUZZ_BUILD:-build-fuzz}
 
 bash scripts/deps.sh
@@ -31,6 +31,7 @@ seeds() {	# read-only seed directories of target $1 that exist
 	case $1 in
 	bpf) echo "$B/tests/fuzz/seeds-bpf" ;;
 	object) echo "$B/examples/progs" ;;
+	script) echo examples ;;
 	esac
 }
 
