@@ -329,8 +329,8 @@ struct netdev_run_opts {
 };
 /* Run until the duration or until every generator is done and all rings are drained. */
 int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns);
-/* Stop flag generators poll. */
-extern volatile bool netdev_run_stopping;
+/* Stop flag generators poll (read and written with __atomic builtins). */
+extern bool netdev_run_stopping;
 
 static inline void dev_count_drop(struct net_device *dev, enum netdev_drop_reason r, u64 n)
 {

@@ -60,7 +60,7 @@
 
 static struct net_device *dev_index_table[NETDEV_MAX];
 static struct packet_type *ptype_base;
-volatile bool netdev_run_stopping;
+bool netdev_run_stopping;
 static unsigned int next_mac = 1;
 
 /* Every NAPI instance; netdev_run() kicks those of generators at start. */
@@ -71,7 +71,7 @@ static unsigned int napi_all_cnt;
 static __thread struct napi_struct *poll_head, *poll_tail;
 /* Poll lists of workers stopped by netdev_run_abort, taken up by the next run. */
 static struct napi_struct *parked_head[NR_CPUS], *parked_tail[NR_CPUS];
-static volatile bool netdev_run_abort;
+static bool netdev_run_abort;
 
 static const char *const drop_names[] = {
 #define __NAME(name, text) #name,
@@ -562,7 +562,7 @@ static void *worker_fn(void *arg)
 	}
 	for (;;) {
 		net_rx_action();
-		if (unlikely(netdev_run_abort)) {
+		if (unlikely(__atomic_load_n(&netdev_run_abort, __ATOMIC_RELAXED))) {
 			/* Frames still circulating: keep the list for the next run. */
 			parked_head[w->cpu] = poll_head;
 			parked_tail[w->cpu] = poll_tail;
@@ -575,7 +575,7 @@ static void *worker_fn(void *arg)
 			break;
 		sched_yield();
 	}
-	w->done = true;
+	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -597,15 +597,15 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 
 	if (n > nr_cpu_ids)
 		return -EINVAL;
-	netdev_run_stopping = false;
-	netdev_run_abort = false;
+	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&netdev_run_abort, false, __ATOMIC_RELAXED);
 	start = now_ns();
 	for (i = 0; i < n; i++) {
 		workers[i] = (struct worker){ .cpu = i, .nr_workers = n };
 		err = pthread_create(&workers[i].thread, NULL, worker_fn, &workers[i]);
 		if (err) {
 			err = -err;
-			netdev_run_stopping = true;
+			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -622,22 +622,22 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		 * frames go round in a loop (veth1 redirecting into veth0, say).
 		 * Stop them; the kernel would spin forever.
 		 */
-		if (!idle_since && (netdev_run_stopping || !generators_active()))
+		if (!idle_since && (__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) || !generators_active()))
 			idle_since = now;
 		if (idle_since && now - idle_since > 1000000000ULL && !netdev_run_abort) {
-			netdev_run_abort = true;
+			__atomic_store_n(&netdev_run_abort, true, __ATOMIC_RELAXED);
 			pr_warn("run: frames still circulating 1 s after the generators stopped (a redirect loop?); stopped\n");
 		}
 		if (opts->duration_ns && now - start >= opts->duration_ns)
-			netdev_run_stopping = true;
-		if (opts->progress && !netdev_run_stopping &&
+			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+		if (opts->progress && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) &&
 		    !opts->progress(opts->progress_ctx, now - start))
-			netdev_run_stopping = true;
+			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
 		usleep(opts->duration_ns && opts->duration_ns < 200000000ULL ? 1000 : 20000);
 	}
 	for (unsigned int j = 0; j < i; j++)
 		pthread_join(workers[j].thread, NULL);
 	*elapsed_ns = now_ns() - start;
-	netdev_run_stopping = false;
+	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
 	return err;
 }
