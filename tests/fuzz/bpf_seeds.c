@@ -3,7 +3,8 @@
  * Seed corpus for the fuzz-bpf target: assembles the "-- asm" section of
  * every tests/bpf/data file (and of the bpf_conformance tests when present)
  * and writes it in fuzz_bpf.c's input format, once as a raw program over
- * its "-- mem" bytes and once as an XDP program, into the output directory.
+ * its "-- mem" bytes and once as an XDP program, into the output directory,
+ * plus 32 pseudo-random structured inputs (fuzz_bpf.c flag 8).
  *
  * Usage: fuzz-bpf-seeds OUTDIR DATADIR...   (absent DATADIRs are skipped)
  *
@@ -135,6 +136,28 @@ int main(int argc, char **argv)
 			free(text);
 		}
 		closedir(d);
+	}
+	/* structured inputs (fuzz_bpf.c flag 8): 4 pseudo-random bytes per insn */
+	for (i = 0; i < 32; i++) {
+		unsigned char buf[4 + 4 * 48];
+		unsigned int k, x = 2463534242u + i;
+		char path[4096];
+		FILE *f;
+
+		buf[0] = 8 | (i & 1) | (i & 4);
+		buf[1] = 4 + i;
+		buf[2] = buf[3] = 0;
+		for (k = 4; k < sizeof(buf); k++) {
+			x ^= x << 13;
+			x ^= x >> 17;
+			x ^= x << 5;
+			buf[k] = x >> 24;
+		}
+		snprintf(path, sizeof(path), "%s/structured-%02d", argv[1], i);
+		f = fopen(path, "wb");
+		if (!f || fwrite(buf, 1, 4 + 4 * (8 + i), f) != 4 + 4 * (8 + (size_t)i) || fclose(f))
+			return 1;
+		written++;
 	}
 	printf("%u seeds in %s\n", written, argv[1]);
 	return written ? 0 : 1;

@@ -9,11 +9,19 @@
  *
  * Input: byte 0 flags (bit 0: raw BPF_PROG_TYPE_UNSPEC, else XDP; bit 1:
  * metadata in front of the packet; bit 2: put the program into slot 0 of
- * the PROG_ARRAY, so a tail call reaches itself), byte 1 packet length
- * selector, bytes 2-3 unused, then struct bpf_insn slots (at most
- * FUZZ_MAX_INSNS). ld_imm64 map references (BPF_PSEUDO_MAP_FD/VALUE) are
- * pointed at one of the harness's maps by imm modulo their number, so the
- * fuzzer does not have to guess map ids.
+ * the PROG_ARRAY, so a tail call reaches itself; bit 3: structured, see
+ * below), byte 1 packet length selector, bytes 2-3 unused, then struct
+ * bpf_insn slots (at most FUZZ_MAX_INSNS). ld_imm64 map references
+ * (BPF_PSEUDO_MAP_FD/VALUE) are pointed at one of the harness's maps by imm
+ * modulo their number, so the fuzzer does not have to guess map ids.
+ *
+ * Structured inputs (bit 3) spend 4 bytes per instruction: an opcode from
+ * the table of valid ones, registers 0-10, a small offset and a small
+ * immediate (helper ids and map references for calls and ld_imm64), after
+ * a prologue that loads data and data_end (XDP) into r2 and r3, and with an
+ * exit appended. Most such programs are well-formed, so the fuzzer spends
+ * its time in the checker's reasoning and in the interpreter rather than in
+ * the opcode decoder.
  *
  * Kernel: kernel/bpf/verifier.c bpf_check(), kernel/bpf/core.c (run)
  */
@@ -21,6 +29,7 @@
 #include <string.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
 #include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <net/xdp.h>
@@ -110,6 +119,123 @@ static void run_raw(struct bpf_prog *prog, u8 sel)
 	free(mem);
 }
 
+static const u8 valid_codes[] = {
+	/* ALU64 / ALU K and X */
+	0x07, 0x0f, 0x17, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x47, 0x4f, 0x57, 0x5f, 0x67, 0x6f,
+	0x77, 0x7f, 0x87, 0x97, 0x9f, 0xa7, 0xaf, 0xb7, 0xbf, 0xc7, 0xcf, 0xd4, 0xdc, 0xd7,
+	0x04, 0x0c, 0x14, 0x1c, 0x24, 0x2c, 0x34, 0x3c, 0x44, 0x4c, 0x54, 0x5c, 0x64, 0x6c,
+	0x74, 0x7c, 0x84, 0x94, 0x9c, 0xa4, 0xac, 0xb4, 0xbc, 0xc4, 0xcc,
+	/* JMP, JMP32 */
+	0x05, 0x15, 0x1d, 0x25, 0x2d, 0x35, 0x3d, 0x45, 0x4d, 0x55, 0x5d, 0x65, 0x6d,
+	0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, 0x16, 0x1e, 0x26, 0x2e, 0x56, 0x5e,
+	0xa6, 0xae, 0xb6, 0xbe,
+	/* LDX, ST, STX, atomics, sign-extending loads */
+	0x61, 0x69, 0x71, 0x79, 0x62, 0x6a, 0x72, 0x7a, 0x63, 0x6b, 0x73, 0x7b, 0xc3, 0xdb,
+	0x81, 0x89, 0x91,
+	/* call, exit, ld_imm64 (several weights) */
+	0x85, 0x85, 0x85, 0x95, 0x18, 0x18,
+};
+static const s32 valid_atomics[] = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1 };
+static const s32 helper_ids[] = {
+	BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem,
+	BPF_FUNC_tail_call, BPF_FUNC_xdp_adjust_head, BPF_FUNC_xdp_adjust_tail,
+	BPF_FUNC_xdp_adjust_meta, BPF_FUNC_redirect, BPF_FUNC_redirect_map, BPF_FUNC_csum_diff,
+	BPF_FUNC_ktime_get_ns, BPF_FUNC_get_smp_processor_id, BPF_FUNC_xdp_load_bytes,
+	BPF_FUNC_xdp_store_bytes, BPF_FUNC_xdp_get_buff_len, BPF_FUNC_loop,
+	BPF_FUNC_get_prandom_u32, BPF_FUNC_trace_printk, BPF_FUNC_map_peek_elem,
+	BPF_FUNC_fib_lookup, BPF_FUNC_check_mtu, BPF_FUNC_ringbuf_output,
+};
+
+/* Decode a structured input into @insns; returns the slot count. */
+static u32 build_structured(const u8 *p, size_t n, bool xdp, struct bpf_insn *insns, u32 max)
+{
+	u32 len = 0;
+	size_t i;
+
+	if (xdp) {
+		insns[len++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_W,
+						   .dst_reg = 2, .src_reg = 1, .off = 0 };
+		insns[len++] = (struct bpf_insn){ .code = BPF_LDX | BPF_MEM | BPF_W,
+						   .dst_reg = 3, .src_reg = 1, .off = 4 };
+	}
+	insns[len++] = (struct bpf_insn){ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 };
+	for (i = 0; i + 4 <= n && len + 3 < max; i += 4) {
+		u8 code = valid_codes[p[i] % sizeof(valid_codes)];
+		struct bpf_insn *insn = &insns[len++];
+
+		*insn = (struct bpf_insn){ .code = code, .dst_reg = (p[i + 1] & 0xf) % 11,
+					   .src_reg = (p[i + 1] >> 4) % 11 };
+		switch (BPF_CLASS(code)) {
+		case BPF_JMP:
+		case BPF_JMP32:
+			if (BPF_OP(code) == BPF_CALL) {
+				insn->dst_reg = insn->src_reg = 0;
+				/* 1 in 8: a bpf-to-bpf call (src 1) forward */
+				if (p[i + 2] % 8 == 0) {
+					insn->src_reg = BPF_PSEUDO_CALL;
+					insn->imm = p[i + 3] % 16;
+				} else {
+					insn->imm = helper_ids[p[i + 3] % ARRAY_SIZE(helper_ids)];
+				}
+				break;
+			}
+			if (BPF_OP(code) == BPF_EXIT) {
+				insn->dst_reg = insn->src_reg = 0;
+				break;
+			}
+			insn->off = (s8)p[i + 2] % 12;
+			if (BPF_OP(code) == BPF_JA) {
+				insn->dst_reg = insn->src_reg = 0;
+				break;
+			}
+			if (BPF_SRC(code) == BPF_K) {
+				insn->src_reg = 0;
+				insn->imm = (s8)p[i + 3];
+			}
+			break;
+		case BPF_LDX:
+			insn->off = (s8)p[i + 2];
+			if (BPF_MODE(code) == BPF_MEMSX && BPF_SIZE(code) == BPF_DW)
+				insn->code = BPF_LDX | BPF_MEM | BPF_DW;
+			break;
+		case BPF_ST:
+			insn->src_reg = 0;
+			insn->off = (s8)p[i + 2];
+			insn->imm = (s8)p[i + 3];
+			break;
+		case BPF_STX:
+			insn->off = (s8)p[i + 2];
+			if (BPF_MODE(code) == BPF_ATOMIC)
+				insn->imm = valid_atomics[p[i + 3] % ARRAY_SIZE(valid_atomics)];
+			break;
+		case BPF_LD:	/* ld_imm64: a constant, or a map (pointer or value) */
+			insn->src_reg = p[i + 3] % 3;
+			insn->imm = insn->src_reg ? map_ids[p[i + 2] % ARRAY_SIZE(map_ids)] :
+						    (s8)p[i + 2];
+			insns[len++] = (struct bpf_insn){ .imm = insn->src_reg == BPF_PSEUDO_MAP_VALUE ?
+									p[i + 2] % 16 : 0 };
+			break;
+		default:	/* ALU */
+			if (BPF_OP(code) == BPF_END) {
+				insn->src_reg = 0;
+				insn->imm = 16 << (p[i + 3] % 3);
+			} else if (BPF_OP(code) == BPF_NEG) {
+				insn->src_reg = 0;
+			} else if (BPF_SRC(code) == BPF_K) {
+				insn->src_reg = 0;
+				insn->imm = (s8)p[i + 3];
+				/* MOVSX/SDIV forms live in off */
+				if (BPF_OP(code) == BPF_MOV || BPF_OP(code) == BPF_DIV ||
+				    BPF_OP(code) == BPF_MOD)
+					insn->off = p[i + 2] % 4 == 0 ? 1 : 0;
+			}
+			break;
+		}
+	}
+	insns[len++] = (struct bpf_insn){ .code = BPF_JMP | BPF_EXIT };
+	return len;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct bpf_prog *prog;
@@ -117,17 +243,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	u32 len, i, key = 0;
 	int err;
 
-	if (size < FUZZ_HDR + sizeof(struct bpf_insn))
+	if (size < FUZZ_HDR + 4)
 		return 0;
 	flags = data[0];
 	sel = data[1];
-	len = (size - FUZZ_HDR) / sizeof(struct bpf_insn);
-	if (len > FUZZ_MAX_INSNS)
-		len = FUZZ_MAX_INSNS;
-	prog = bpf_prog_alloc(len);
-	if (IS_ERR_OR_NULL(prog))
-		return 0;
-	memcpy(prog->insnsi, data + FUZZ_HDR, len * sizeof(struct bpf_insn));
+	if (flags & 8) {
+		static struct bpf_insn built[FUZZ_MAX_INSNS];
+
+		len = build_structured(data + FUZZ_HDR, size - FUZZ_HDR, !(flags & 1), built,
+				       FUZZ_MAX_INSNS);
+		prog = bpf_prog_alloc(len);
+		if (IS_ERR_OR_NULL(prog))
+			return 0;
+		memcpy(prog->insnsi, built, len * sizeof(struct bpf_insn));
+	} else {
+		len = (size - FUZZ_HDR) / sizeof(struct bpf_insn);
+		if (!len)
+			return 0;
+		if (len > FUZZ_MAX_INSNS)
+			len = FUZZ_MAX_INSNS;
+		prog = bpf_prog_alloc(len);
+		if (IS_ERR_OR_NULL(prog))
+			return 0;
+		memcpy(prog->insnsi, data + FUZZ_HDR, len * sizeof(struct bpf_insn));
+	}
 	for (i = 0; i < len; i++) {
 		struct bpf_insn *insn = &prog->insnsi[i];
 
