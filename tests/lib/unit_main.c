@@ -6,8 +6,17 @@
 
 int main(void)
 {
-	SRunner *sr = srunner_create(uxdp_test_suite());
+	SRunner *sr;
 	int failed;
+
+	/*
+	 * Check's default per-test timeout is 4 s, too short for the
+	 * randomised tests under ASan on a loaded 2-CPU machine; meson's own
+	 * per-executable timeout stays the outer bound. Tests that need less
+	 * or more set it with tcase_set_timeout().
+	 */
+	setenv("CK_DEFAULT_TIMEOUT", "60", 0);
+	sr = srunner_create(uxdp_test_suite());
 
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
