@@ -9,4 +9,4 @@ if [ ! -f "$B/build.ninja" ]; then
 	meson setup "$B" "$@" | grep -E "ERROR|WARNING|Message" || true
 	[ -f "$B/build.ninja" ] || { echo "build.sh: meson setup $B failed" >&2; exit 1; }
 fi
-ninja -C "$B"
+ninja -C "$B" --quiet
