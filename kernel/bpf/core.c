@@ -16,7 +16,13 @@
  * decoded copy of the patched instructions (struct bpf_dinsn: handler
  * address, whole-byte registers) that bpf_prog_select_runtime() builds;
  * conditional jumps come in BPF_COND_COPIES handler copies so the host
- * branch predictor sees more distinct sites. Per run it keeps on the C
+ * branch predictor sees more distinct sites. Frequent straight-line
+ * sequences of proven instructions (pointer + constant + compare against
+ * data_end, mask + compare, byte-pair loads, counter increments, r0 = K +
+ * exit) and ARRAY/PERCPU_ARRAY lookups with a constant map (the kernel's
+ * map_gen_lookup) get a superinstruction at their first slot
+ * (bpf_fuse_at()); the other slots keep their own handlers, so jumps
+ * into a sequence still work. Per run it keeps on the C
  * stack: the registers, one stack area for the whole call chain (frames
  * grow down from its top; each frame's R10 is its top; zeroed only when the
  * checker saw reads it could not prove initialised), the bpf-to-bpf return
@@ -174,8 +180,30 @@ struct bpf_dinsn {
 
 #define BPF_COND_COPIES	4
 
+/*
+ * Superinstructions: a handler at slot i that does the work of slots
+ * i..i+n-1 and continues at i+n. The slots after i keep their own handlers,
+ * so a jump into the middle of a fused sequence still works and jump
+ * offsets are unchanged. bpf_fuse_at() picks them at decode time, only
+ * over instructions the checker proved (never over checked accesses).
+ */
+enum bpf_fused_op {
+	BPF_FUSE_MOV_ADD,	/* d = s; d += K */
+	BPF_FUSE_PKT_CHECK,	/* d = s; d += K; if d > r goto */
+	BPF_FUSE_AND_JEQ,	/* d &= K; if d == K2 goto */
+	BPF_FUSE_AND_JNE,	/* d &= K; if d != K2 goto */
+	BPF_FUSE_LD_BE16,	/* a = *(u8 *)(s + o1); b = *(u8 *)(s + o2); b <<= 8; b |= a */
+	BPF_FUSE_INC_DW,	/* d = *(u64 *)(s + o); d += K; *(u64 *)(s + o) = d */
+	BPF_FUSE_INC_W,		/* the same with u32 memory */
+	BPF_FUSE_RET_K,		/* r0 = K; exit */
+	BPF_FUSE_ARRAY_LOOKUP,	/* r1 = ARRAY map; call bpf_map_lookup_elem */
+	BPF_FUSE_PERCPU_ARRAY_LOOKUP,
+	__BPF_FUSE_MAX
+};
+
 static const void *const *bpf_interp_jumptable;
 static const void *const (*bpf_interp_cond_copies)[256];
+static const void *const *bpf_interp_fused;
 
 struct bpf_call_frame {
 	const struct bpf_dinsn *ret;
@@ -483,6 +511,18 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 #undef OP_JMP
 #undef OP_MEM
 #undef OP_MEMSX
+	static const void *const fused[__BPF_FUSE_MAX] = {
+		[BPF_FUSE_MOV_ADD] = &&FUSE_MOV_ADD,
+		[BPF_FUSE_PKT_CHECK] = &&FUSE_PKT_CHECK,
+		[BPF_FUSE_AND_JEQ] = &&FUSE_AND_JEQ,
+		[BPF_FUSE_AND_JNE] = &&FUSE_AND_JNE,
+		[BPF_FUSE_LD_BE16] = &&FUSE_LD_BE16,
+		[BPF_FUSE_INC_DW] = &&FUSE_INC_DW,
+		[BPF_FUSE_INC_W] = &&FUSE_INC_W,
+		[BPF_FUSE_RET_K] = &&FUSE_RET_K,
+		[BPF_FUSE_ARRAY_LOOKUP] = &&FUSE_ARRAY_LOOKUP,
+		[BPF_FUSE_PERCPU_ARRAY_LOOKUP] = &&FUSE_PERCPU_ARRAY_LOOKUP,
+	};
 	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
 	const struct bpf_prog *tgt;
@@ -494,6 +534,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 	if (unlikely(!st)) {
 		/* bpf_prog_select_runtime() asks for the handler addresses */
 		bpf_interp_cond_copies = cond_copies;
+		bpf_interp_fused = fused;
 		bpf_interp_jumptable = jumptable;
 		return 0;
 	}
@@ -823,6 +864,98 @@ STX_PROBE_ATOMIC_DW:
 	bpf_atomic(regs, insn, addr, true);
 	CONT;
 
+	/* superinstructions (bpf_fuse_at()): each is its slots in order */
+FUSE_MOV_ADD:
+	DST = SRC + (u64)(s64)insn[1].imm;
+	insn += 2;
+	goto select_insn;
+	/*
+	 * Locals first: a store to regs[] may alias the u8 fields of insn, so
+	 * the compiler would reload them after every register write.
+	 */
+FUSE_PKT_CHECK:
+	tmp = SRC + (u64)(s64)insn[1].imm;
+	addr = regs[insn[2].src_reg];
+	DST = tmp;
+	insn += 2;
+	if (tmp > addr)
+		JUMP(insn->off);
+	CONT;
+FUSE_AND_JEQ:
+	tmp = DST & (u64)(s64)IMM;
+	DST = tmp;
+	insn++;
+	if (tmp == (u64)(s64)IMM)
+		JUMP(insn->off);
+	CONT;
+FUSE_AND_JNE:
+	tmp = DST & (u64)(s64)IMM;
+	DST = tmp;
+	insn++;
+	if (tmp != (u64)(s64)IMM)
+		JUMP(insn->off);
+	CONT;
+FUSE_LD_BE16: {
+		u8 d1 = insn[0].dst_reg, d2 = insn[1].dst_reg;
+		s16 o1 = insn[0].off, o2 = insn[1].off;
+
+		addr = SRC;
+		tmp = LOAD(u8, addr + o1);
+		regs[d2] = (u64)LOAD(u8, addr + o2) << 8 | tmp;
+		regs[d1] = tmp;
+		insn += 4;
+		goto select_insn;
+	}
+FUSE_INC_DW:
+	addr = SRC + insn->off;
+	tmp = LOAD(u64, addr) + (u64)(s64)insn[1].imm;
+	DST = tmp;
+	STORE(u64, addr, tmp);
+	insn += 3;
+	goto select_insn;
+FUSE_INC_W:
+	addr = SRC + insn->off;
+	tmp = (u64)LOAD(u32, addr) + (u64)(s64)insn[1].imm;
+	DST = tmp;
+	STORE(u32, addr, tmp);
+	insn += 3;
+	goto select_insn;
+FUSE_RET_K:
+	regs[BPF_REG_0] = (u64)(s64)IMM;
+	insn++;
+	goto JMP_EXIT;
+	/*
+	 * Inlined lookups (the kernel's map_gen_lookup): the map pointer is
+	 * the ld_imm64's value; the checker proved the key readable and the
+	 * helper call leaves R1..R5 unreadable, so only R0 and R1 are set.
+	 * Layouts: kernel/bpf/arraymap.c (percpu_array_ptr()).
+	 */
+FUSE_ARRAY_LOOKUP: {
+		const struct bpf_array *array = (const void *)(uintptr_t)
+			((u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32);
+		u32 index = bpf_get_u32((const void *)(uintptr_t)regs[BPF_REG_2]);
+
+		regs[BPF_REG_1] = (u64)(uintptr_t)array;
+		regs[BPF_REG_0] = likely(index < array->map.max_entries) ?
+			(u64)(uintptr_t)(array->value +
+					 (size_t)array->elem_size * (index & array->index_mask)) : 0;
+		insn += 3;
+		goto select_insn;
+	}
+FUSE_PERCPU_ARRAY_LOOKUP: {
+		const struct bpf_array *array = (const void *)(uintptr_t)
+			((u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32);
+		u32 index = bpf_get_u32((const void *)(uintptr_t)regs[BPF_REG_2]);
+
+		regs[BPF_REG_1] = (u64)(uintptr_t)array;
+		regs[BPF_REG_0] = likely(index < array->map.max_entries) ?
+			(u64)(uintptr_t)((char *)array->pptrs[index] +
+					 (size_t)smp_processor_id() * array->map.max_entries *
+					 array->elem_size) : 0;
+		insn += 3;
+		goto select_insn;
+	}
+
 misaligned:
 	st->reason = BPF_ABORT_MISALIGNED_ATOMIC;
 	return 0;
@@ -911,6 +1044,79 @@ u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
 	return __bpf_prog_run(prog, NULL, mem, len, reason ?: &r);
 }
 
+static bool bpf_is_mov64_x(const struct bpf_insn *a)
+{
+	return a->code == (BPF_ALU64 | BPF_MOV | BPF_X) && !a->off;
+}
+
+/* The ld_imm64 at @a loads a map this program uses: its bpf_map, else NULL. */
+static const struct bpf_map *bpf_ldimm_map(const struct bpf_prog *prog, const struct bpf_insn *a)
+{
+	u64 v = (u64)(u32)a[0].imm | ((u64)(u32)a[1].imm) << 32;
+	u32 i;
+
+	for (i = 0; i < prog->aux->used_map_cnt; i++)
+		if ((u64)(uintptr_t)prog->aux->used_maps[i] == v)
+			return prog->aux->used_maps[i];
+	return NULL;
+}
+
+/*
+ * Which superinstruction, if any, can stand for the sequence starting at
+ * slot @i (see enum bpf_fused_op). Every pattern is straight-line, over
+ * proven (not checked) instructions, and does what its slots do in order.
+ */
+static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	const struct bpf_insn *a = &prog->insnsi[i];
+	u32 left = prog->len - i;
+
+	if (left >= 3 && bpf_is_mov64_x(a) && a[1].code == (BPF_ALU64 | BPF_ADD | BPF_K) &&
+	    a[1].dst_reg == a->dst_reg && a[2].code == (BPF_JMP | BPF_JGT | BPF_X) &&
+	    a[2].dst_reg == a->dst_reg && a[2].src_reg != a->dst_reg)
+		return BPF_FUSE_PKT_CHECK;
+	if (left >= 2 && bpf_is_mov64_x(a) && a[1].code == (BPF_ALU64 | BPF_ADD | BPF_K) &&
+	    a[1].dst_reg == a->dst_reg)
+		return BPF_FUSE_MOV_ADD;
+	if (left >= 2 && a->code == (BPF_ALU64 | BPF_AND | BPF_K) && a[1].dst_reg == a->dst_reg) {
+		if (a[1].code == (BPF_JMP | BPF_JEQ | BPF_K))
+			return BPF_FUSE_AND_JEQ;
+		if (a[1].code == (BPF_JMP | BPF_JNE | BPF_K))
+			return BPF_FUSE_AND_JNE;
+	}
+	if (left >= 4 && a->code == (BPF_LDX | BPF_MEM | BPF_B) &&
+	    a[1].code == (BPF_LDX | BPF_MEM | BPF_B) && a[1].src_reg == a->src_reg &&
+	    a->dst_reg != a->src_reg && a->dst_reg != a[1].dst_reg &&
+	    a[2].code == (BPF_ALU64 | BPF_LSH | BPF_K) && a[2].dst_reg == a[1].dst_reg &&
+	    a[2].imm == 8 && a[3].code == (BPF_ALU64 | BPF_OR | BPF_X) &&
+	    a[3].dst_reg == a[1].dst_reg && a[3].src_reg == a->dst_reg)
+		return BPF_FUSE_LD_BE16;
+	if (left >= 3 && (a->code == (BPF_LDX | BPF_MEM | BPF_DW) ||
+			  a->code == (BPF_LDX | BPF_MEM | BPF_W)) &&
+	    a->dst_reg != a->src_reg &&
+	    a[1].code == (BPF_ALU64 | BPF_ADD | BPF_K) && a[1].dst_reg == a->dst_reg &&
+	    a[2].code == (BPF_STX | BPF_MEM | BPF_SIZE(a->code)) &&
+	    a[2].dst_reg == a->src_reg && a[2].src_reg == a->dst_reg && a[2].off == a->off)
+		return BPF_SIZE(a->code) == BPF_DW ? BPF_FUSE_INC_DW : BPF_FUSE_INC_W;
+	if (left >= 2 && a->code == (BPF_ALU64 | BPF_MOV | BPF_K) && a->dst_reg == BPF_REG_0 &&
+	    a[1].code == (BPF_JMP | BPF_EXIT))
+		return BPF_FUSE_RET_K;
+	if (left >= 3 && a->code == (BPF_LD | BPF_IMM | BPF_DW) && a->dst_reg == BPF_REG_1 &&
+	    a[2].code == (BPF_JMP | BPF_CALL) && (u32)a[2].imm < vi->nr_calls) {
+		const struct bpf_call_desc *d = &vi->calls[a[2].imm];
+		const struct bpf_map *map = bpf_ldimm_map(prog, a);
+
+		if (!map || d->func_id != BPF_FUNC_map_lookup_elem || d->nr_checks)
+			return -1;
+		if (map->map_type == BPF_MAP_TYPE_ARRAY)
+			return BPF_FUSE_ARRAY_LOOKUP;
+		if (map->map_type == BPF_MAP_TYPE_PERCPU_ARRAY)
+			return BPF_FUSE_PERCPU_ARRAY_LOOKUP;
+	}
+	return -1;
+}
+
 int bpf_prog_select_runtime(struct bpf_prog *prog)
 {
 	struct bpf_verifier_info *vi = prog->aux->verifier_info;
@@ -932,6 +1138,14 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 		image[i].src_reg = insn->src_reg;
 		image[i].off = insn->off;
 		image[i].imm = insn->imm;
+	}
+	for (i = 0; i < prog->len; i++) {
+		int f = bpf_fuse_at(prog, i);
+
+		if (f >= 0)
+			image[i].op = bpf_interp_fused[f];
+		if (prog->insnsi[i].code == (BPF_LD | BPF_IMM | BPF_DW))
+			i++;	/* never start a pattern at a second half */
 	}
 	free(vi->image);
 	vi->image = image;
