@@ -18,8 +18,8 @@
  * conditional jumps come in BPF_COND_COPIES handler copies so the host
  * branch predictor sees more distinct sites. Frequent straight-line
  * sequences of proven instructions (pointer + constant + compare against
- * data_end, mask + compare, byte-pair loads, counter increments, r0 = K +
- * exit) and ARRAY/PERCPU_ARRAY lookups with a constant map (the kernel's
+ * data_end, mask + compare, loop counter + compare, byte-pair loads,
+ * counter increments, r0 = K + exit) and ARRAY/PERCPU_ARRAY lookups with a constant map (the kernel's
  * map_gen_lookup) get a superinstruction at their first slot
  * (bpf_fuse_at()); the other slots keep their own handlers, so jumps
  * into a sequence still work. Per run it keeps on the C
@@ -192,6 +192,7 @@ enum bpf_fused_op {
 	BPF_FUSE_PKT_CHECK,	/* d = s; d += K; if d > r goto */
 	BPF_FUSE_AND_JEQ,	/* d &= K; if d == K2 goto */
 	BPF_FUSE_AND_JNE,	/* d &= K; if d != K2 goto */
+	BPF_FUSE_ADD_JNE,	/* d += K; if d != K2 goto (counted loops) */
 	BPF_FUSE_LD_BE16,	/* a = *(u8 *)(s + o1); b = *(u8 *)(s + o2); b <<= 8; b |= a */
 	BPF_FUSE_INC_DW,	/* d = *(u64 *)(s + o); d += K; *(u64 *)(s + o) = d */
 	BPF_FUSE_INC_W,		/* the same with u32 memory */
@@ -516,6 +517,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_FUSE_PKT_CHECK] = &&FUSE_PKT_CHECK,
 		[BPF_FUSE_AND_JEQ] = &&FUSE_AND_JEQ,
 		[BPF_FUSE_AND_JNE] = &&FUSE_AND_JNE,
+		[BPF_FUSE_ADD_JNE] = &&FUSE_ADD_JNE,
 		[BPF_FUSE_LD_BE16] = &&FUSE_LD_BE16,
 		[BPF_FUSE_INC_DW] = &&FUSE_INC_DW,
 		[BPF_FUSE_INC_W] = &&FUSE_INC_W,
@@ -895,6 +897,13 @@ FUSE_AND_JNE:
 	if (tmp != (u64)(s64)IMM)
 		JUMP(insn->off);
 	CONT;
+FUSE_ADD_JNE:
+	tmp = DST + (u64)(s64)IMM;
+	DST = tmp;
+	insn++;
+	if (tmp != (u64)(s64)IMM)
+		JUMP(insn->off);
+	CONT;
 FUSE_LD_BE16: {
 		u8 d1 = insn[0].dst_reg, d2 = insn[1].dst_reg;
 		s16 o1 = insn[0].off, o2 = insn[1].off;
@@ -1085,6 +1094,9 @@ static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
 		if (a[1].code == (BPF_JMP | BPF_JNE | BPF_K))
 			return BPF_FUSE_AND_JNE;
 	}
+	if (left >= 2 && a->code == (BPF_ALU64 | BPF_ADD | BPF_K) && a[1].dst_reg == a->dst_reg &&
+	    a[1].code == (BPF_JMP | BPF_JNE | BPF_K))
+		return BPF_FUSE_ADD_JNE;
 	if (left >= 4 && a->code == (BPF_LDX | BPF_MEM | BPF_B) &&
 	    a[1].code == (BPF_LDX | BPF_MEM | BPF_B) && a[1].src_reg == a->src_reg &&
 	    a->dst_reg != a->src_reg && a->dst_reg != a[1].dst_reg &&
@@ -1109,9 +1121,10 @@ static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
 
 		if (!map || d->func_id != BPF_FUNC_map_lookup_elem || d->nr_checks)
 			return -1;
-		if (map->map_type == BPF_MAP_TYPE_ARRAY)
+		/* only arraymap.c's own layout (not look-alikes) */
+		if (map->ops == &array_map_ops)
 			return BPF_FUSE_ARRAY_LOOKUP;
-		if (map->map_type == BPF_MAP_TYPE_PERCPU_ARRAY)
+		if (map->ops == &percpu_array_map_ops)
 			return BPF_FUSE_PERCPU_ARRAY_LOOKUP;
 	}
 	return -1;
