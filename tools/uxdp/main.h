@@ -28,5 +28,7 @@ extern const struct cmd prog_cmds[];
 /* script.c: `uxdp run SCRIPT|-`, `uxdp shell` */
 int do_run_script(int argc, char **argv);
 int do_shell(int argc, char **argv);
+/* ab.c: `uxdp ab` (the lab) */
+int do_ab(int argc, char **argv);
 
 #endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SVG plots for lab reports (uxdp ab --report): self-contained files a
+ * browser shows, no gnuplot needed. Two kinds:
+ *  - svg_plot_ci(): one column per variant, its rounds as dots, the
+ *    estimate as a bar mark with the 95 % CI as an error bar; the value axis
+ *    spans the data (it does not start at zero: the differences of interest
+ *    are a few percent, and the axis labels say where it starts);
+ *  - svg_plot_cdf(): empirical CDFs, one step line per series (latency, or
+ *    the distribution of per-round values).
+ * Text is XML-escaped; output is well-formed XML (tests run xmllint).
+ *
+ * Header of plain C (no kernel types): the uxdp tool includes it.
+ *
+ * Kernel: none (lib/ plumbing)
+ */
+#ifndef _UXDP_LIB_SVG_H
+#define _UXDP_LIB_SVG_H
+
+#include <stdio.h>
+
+struct svg_series {
+	const char *name;
+	const double *v;	/* values (rounds, or latency samples) */
+	unsigned int n;
+	double est, lo, hi;	/* svg_plot_ci: estimate and its CI */
+};
+
+/* Return: 0, -EINVAL (no series), -EIO (write error on @f). */
+int svg_plot_ci(FILE *f, const char *title, const char *unit,
+		const struct svg_series *s, unsigned int nr);
+int svg_plot_cdf(FILE *f, const char *title, const char *unit,
+		 const struct svg_series *s, unsigned int nr);
+
+#endif

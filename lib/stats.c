@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics for the lab (uxdp ab): order statistics, the paired ratio
+ * bootstrap and the verdict sentence. What is estimated and why is at the
+ * top of include/lib/stats.h; Documentation/lab.md explains it for users.
+ * Pure functions of their inputs and a seed: no global state, no printing.
+ *
+ * Kernel: none (lib/ plumbing)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lib/stats.h>
+
+void stats_prng_seed(struct stats_prng *r, uint64_t seed)
+{
+	r->state = seed;
+}
+
+uint64_t stats_prng_next(struct stats_prng *r)
+{
+	uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+unsigned int stats_prng_below(struct stats_prng *r, unsigned int n)
+{
+	return (unsigned int)(((stats_prng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+double stats_prng_normal(struct stats_prng *r)
+{
+	double u1 = ((stats_prng_next(r) >> 11) + 1) * 0x1.0p-53;	/* (0, 1] */
+	double u2 = (stats_prng_next(r) >> 11) * 0x1.0p-53;
+
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* @s sorted */
+static double quantile_sorted(const double *s, unsigned int n, double p)
+{
+	double h, f;
+	unsigned int i;
+
+	if (!n)
+		return NAN;
+	if (p <= 0)
+		return s[0];
+	if (p >= 1)
+		return s[n - 1];
+	h = p * (n - 1);
+	i = (unsigned int)h;
+	f = h - i;
+	return i + 1 < n ? s[i] + f * (s[i + 1] - s[i]) : s[i];
+}
+
+double stats_quantile(const double *x, unsigned int n, double p)
+{
+	double *s, q;
+
+	if (!n)
+		return NAN;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return NAN;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	q = quantile_sorted(s, n, p);
+	free(s);
+	return q;
+}
+
+double stats_median(const double *x, unsigned int n)
+{
+	return stats_quantile(x, n, 0.5);
+}
+
+int stats_summarize(const double *x, unsigned int n, struct stats_summary *sum)
+{
+	double *s, acc = 0, var = 0;
+
+	if (!n)
+		return -EINVAL;
+	s = malloc(n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	sum->n = n;
+	sum->min = s[0];
+	sum->max = s[n - 1];
+	sum->q1 = quantile_sorted(s, n, 0.25);
+	sum->median = quantile_sorted(s, n, 0.5);
+	sum->q3 = quantile_sorted(s, n, 0.75);
+	for (unsigned int i = 0; i < n; i++)
+		acc += s[i];
+	sum->mean = acc / n;
+	for (unsigned int i = 0; i < n; i++)
+		var += (s[i] - sum->mean) * (s[i] - sum->mean);
+	sum->sd = n > 1 ? sqrt(var / (n - 1)) : 0;
+	/* MAD: reuse the buffer for absolute deviations */
+	for (unsigned int i = 0; i < n; i++)
+		s[i] = fabs(s[i] - sum->median);
+	qsort(s, n, sizeof(*s), cmp_double);
+	sum->rsd = sum->median ? 1.4826 * quantile_sorted(s, n, 0.5) / fabs(sum->median) : 0;
+	free(s);
+	return 0;
+}
+
+/* Student t quantile, Cornish-Fisher expansion in 1/nu (good to 1e-4 for nu >= 3). */
+static double t_quantile(double z, double nu)
+{
+	double z3 = z * z * z, z5 = z3 * z * z, z7 = z5 * z * z;
+
+	if (nu < 1)
+		nu = 1;
+	return z + (z3 + z) / (4 * nu) + (5 * z5 + 16 * z3 + 3 * z) / (96 * nu * nu) +
+	       (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * nu * nu * nu);
+}
+
+/*
+ * Lower percentile for a 95 % interval of a mean of n values, expanded for
+ * small n (Hesterberg, "What teachers should know about the bootstrap",
+ * 2015, §5.3): alpha'/2 = Phi(-sqrt(n/(n-1)) * t_{n-1,0.975}).
+ */
+static double expanded_alpha_half(unsigned int n)
+{
+	const double z975 = 1.959963984540054;
+	double t = t_quantile(z975, n - 1);
+
+	return 0.5 * erfc(sqrt((double)n / (n - 1)) * t / M_SQRT2);
+}
+
+/* Percentile bootstrap of the mean of @d; fills ci->lo/hi. */
+static int bootstrap_mean(const double *d, unsigned int n, unsigned int resamples,
+			  uint64_t seed, struct stats_ci *ci)
+{
+	struct stats_prng r;
+	double *means, a;
+
+	if (resamples < 100)
+		resamples = 100;
+	means = malloc(resamples * sizeof(*means));
+	if (!means)
+		return -ENOMEM;
+	stats_prng_seed(&r, seed);
+	for (unsigned int k = 0; k < resamples; k++) {
+		double acc = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			acc += d[stats_prng_below(&r, n)];
+		means[k] = acc / n;
+	}
+	qsort(means, resamples, sizeof(*means), cmp_double);
+	a = expanded_alpha_half(n);
+	ci->lo = quantile_sorted(means, resamples, a);
+	ci->hi = quantile_sorted(means, resamples, 1 - a);
+	free(means);
+	return 0;
+}
+
+int stats_ratio_ci(const double *a, const double *b, unsigned int n,
+		   unsigned int resamples, uint64_t seed, struct stats_ci *ci)
+{
+	double *d, acc = 0;
+	int err;
+
+	if (n < 2)
+		return -EINVAL;
+	d = malloc(n * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0)) {
+			free(d);
+			return -EINVAL;
+		}
+		d[i] = log(b[i] / a[i]);
+		acc += d[i];
+	}
+	ci->n = n;
+	ci->est = expm1(acc / n);
+	err = bootstrap_mean(d, n, resamples, seed, ci);
+	free(d);
+	if (err)
+		return err;
+	ci->lo = expm1(ci->lo);
+	ci->hi = expm1(ci->hi);
+	return 0;
+}
+
+int stats_mean_ci(const double *x, unsigned int n, unsigned int resamples,
+		  uint64_t seed, struct stats_ci *ci)
+{
+	double acc = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		acc += x[i];
+	ci->n = n;
+	ci->est = acc / n;
+	return bootstrap_mean(x, n, resamples, seed, ci);
+}
+
+/* "+1.1" / "−0.8" (U+2212 MINUS SIGN) with one decimal */
+static void fmt_signed(char *buf, size_t len, double pct)
+{
+	if (pct < 0)
+		snprintf(buf, len, "\u2212%.1f", -pct);
+	else
+		snprintf(buf, len, "+%.1f", pct);
+}
+
+int stats_verdict(char *buf, size_t len, const char *name, const struct stats_ci *ci,
+		  const char *more, const char *less)
+{
+	char lo[32], hi[32];
+
+	if (!stats_ci_significant(ci)) {
+		fmt_signed(lo, sizeof(lo), ci->lo * 100);
+		fmt_signed(hi, sizeof(hi), ci->hi * 100);
+		return snprintf(buf, len, "no difference detectable at this precision (CI %s\u2013%s %%)",
+				lo, hi);
+	}
+	if (ci->lo > 0)
+		return snprintf(buf, len, "%s is %.1f %% %s (95 %% CI %.1f\u2013%.1f %%)", name,
+				ci->est * 100, more, ci->lo * 100, ci->hi * 100);
+	return snprintf(buf, len, "%s is %.1f %% %s (95 %% CI %.1f\u2013%.1f %%)", name,
+			-ci->est * 100, less, -ci->hi * 100, -ci->lo * 100);
+}

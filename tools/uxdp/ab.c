@@ -1,0 +1,908 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `uxdp ab`: the lab's A/B driver (Documentation/lab.md).
+ *
+ *   uxdp ab A.uxdp B.uxdp ... [OPTIONS]
+ *   uxdp ab SCRIPT --vary "dev veth1 xdp_batch 0,8,16" [OPTIONS]
+ *
+ * A variant is a script (plus, with --vary, one `link set` it runs after
+ * the script's setup). Each variant lives in its own forked process which
+ * sets up its topology once: every line before the script's first `run`
+ * (link, map; stats lines are skipped); that `run` line gives the measured
+ * device (`measure DEV`) and the workers, the rest of the script is not
+ * used. The parent then asks the children for one round each, in turn
+ * (A B A B ...; an idle child sleeps in read()), after one warm-up round
+ * per variant that is thrown away. A round is `uxdp_run()` for --time
+ * seconds; its value is the measured device's rx_packets / elapsed.
+ * Separate processes keep same-named devices of two scripts apart and keep
+ * set-up cost (ELF loading, verification) out of the rounds; running in
+ * process (no exec per round) avoids re-creating the topology each round,
+ * which would add allocation and page-fault noise to every round.
+ *
+ * --metric insns runs each variant twice under valgrind's callgrind with
+ * `run count` N0 and N0 + N generator frames (this binary re-executed as
+ * `uxdp ab --count N SCRIPT [--set KNOB]`) and reports
+ * (Ir(big) - Ir(small)) / (packets(big) - packets(small)) at the measured
+ * device: set-up cost cancels, the figure is deterministic.
+ *
+ * Statistics (lib/stats.c): per variant the median, quartiles and a robust
+ * spread; against the first variant the paired ratio with a 95 %
+ * bootstrap CI and a verdict. --precision P% stops once every CI's
+ * half-width is below P (after at least 5 rounds).
+ *
+ * Kernel: none (the lab around the datapath; the question comes from the
+ * veth bulking thread, linux-semantics H.2)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <uxdp_bpf.h>
+#include <uxdp_link.h>
+
+#include "main.h"
+#include "script.h"
+#include "stats.h"
+#include "svg.h"
+
+#define AB_MAX_VARIANTS		8
+#define AB_MAX_ROUNDS		1000
+#define AB_MIN_ROUNDS		5
+#define AB_INSNS_BASE		2000	/* frames of the baseline callgrind run */
+
+enum ab_metric { AB_MPPS, AB_P50, AB_P99, AB_INSNS };
+
+static const char *const metric_names[] = { "mpps", "p50", "p99", "insns" };
+
+struct ab_variant {
+	char name[64];
+	const char *script;
+	char knob[256];		/* "dev veth1 xdp_batch 8" or "" */
+	pid_t pid;
+	FILE *to, *from;
+	double *v;		/* one value per round */
+	unsigned int n;
+	double warm;
+	struct stats_summary sum;
+	struct stats_ci mean_ci;
+	struct stats_ci ratio;	/* vs variant 0; unset for 0 */
+	char verdict[256];
+	/* insns */
+	double insns_pp;
+	uint64_t ir[2], pkts[2];
+};
+
+static struct ab_variant variants[AB_MAX_VARIANTS];
+static unsigned int nr_variants;
+
+/* ---- the child: one variant's topology ---------------------------------- */
+
+struct ab_spec {
+	char measure[16];
+	unsigned int workers;
+};
+
+static int tokenize(char *line, char **argv, int max)
+{
+	int argc = 0;
+	char *p = line;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		if (!*p || *p == '#')
+			return argc;
+		if (argc == max)
+			return -E2BIG;
+		if (*p == '"') {
+			argv[argc++] = ++p;
+			while (*p && *p != '"')
+				p++;
+			if (*p != '"')
+				return -EINVAL;
+			*p++ = 0;
+			continue;
+		}
+		argv[argc++] = p;
+		while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		if (*p)
+			*p++ = 0;
+	}
+}
+
+static int call_table(const struct script_cmd *c, int argc, char **argv, const char *what)
+{
+	for (; c->name; c++)
+		if (!strcmp(c->name, argv[0]))
+			return c->handler(argc - 1, argv + 1);
+	fprintf(stderr, "uxdp ab: unknown command '%s %s'\n", what, argv[0]);
+	return EXIT_USAGE;
+}
+
+/* Parse the first `run` line's options we use. */
+static int parse_run_line(int argc, char **argv, struct ab_spec *spec)
+{
+	for (int i = 0; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "measure"))
+			snprintf(spec->measure, sizeof(spec->measure), "%s", argv[i + 1]);
+		else if (!strcmp(argv[i], "workers"))
+			spec->workers = strtoul(argv[i + 1], NULL, 0);
+	}
+	return 0;
+}
+
+/* Set up a variant's topology in this process: the script up to its first run. */
+static int ab_setup(const char *script, const char *knob, struct ab_spec *spec)
+{
+	char *line = NULL, *argv[SCRIPT_MAX_ARGS], *dup;
+	size_t cap = 0;
+	int ret = 0, argc;
+	unsigned int lineno = 0;
+	FILE *f;
+
+	f = fopen(script, "r");
+	if (!f) {
+		fprintf(stderr, "uxdp ab: %s: %s\n", script, strerror(errno));
+		return EXIT_USAGE;
+	}
+	dup = strdup(script);
+	script_dir = dup ? dirname(dup) : ".";
+	spec->workers = 1;
+	while (!ret && getline(&line, &cap, f) >= 0) {
+		lineno++;
+		argc = tokenize(line, argv, SCRIPT_MAX_ARGS);
+		if (argc < 0) {
+			fprintf(stderr, "uxdp ab: %s:%u: bad line\n", script, lineno);
+			ret = EXIT_USAGE;
+		} else if (!argc || !strcmp(argv[0], "stats")) {
+			continue;
+		} else if (!strcmp(argv[0], "run")) {
+			parse_run_line(argc - 1, argv + 1, spec);
+			break;
+		} else if (argc >= 2 && !strcmp(argv[0], "link")) {
+			ret = call_table(iplink_cmds, argc - 1, argv + 1, "link");
+		} else if (argc >= 2 && !strcmp(argv[0], "map")) {
+			ret = call_table(map_cmds, argc - 1, argv + 1, "map");
+		} else {
+			fprintf(stderr, "uxdp ab: %s:%u: unknown command '%s'\n", script, lineno, argv[0]);
+			ret = EXIT_USAGE;
+		}
+		if (ret)
+			fprintf(stderr, "uxdp ab: %s:%u: set-up line failed\n", script, lineno);
+	}
+	free(line);
+	fclose(f);
+	if (!ret && *knob) {
+		char buf[256], *kv[SCRIPT_MAX_ARGS + 1];
+		int kc;
+
+		snprintf(buf, sizeof(buf), "%s", knob);
+		kv[0] = "set";
+		kc = tokenize(buf, kv + 1, SCRIPT_MAX_ARGS);
+		ret = kc < 1 ? EXIT_USAGE : call_table(iplink_cmds, kc + 1, kv, "link");
+		if (ret)
+			fprintf(stderr, "uxdp ab: 'link set %s' failed\n", knob);
+	}
+	if (!ret && (!spec->measure[0] || uxdp_link_ifindex(spec->measure) < 0)) {
+		fprintf(stderr, "uxdp ab: %s: its first 'run' line must name a device with 'measure DEV'\n",
+			script);
+		ret = EXIT_USAGE;
+	}
+	return ret;
+}
+
+static void ab_teardown(void)
+{
+	uxdp_link_del_all();
+	script_objects_close();
+}
+
+/* One round: run @opts, the measured device's rate and packet count. */
+static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t count,
+		    double *pps, uint64_t *pkts)
+{
+	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = spec->workers,
+				   .duration_ns = duration_ns, .count = count };
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+	uint64_t ns = 0;
+	int ret;
+
+	uxdp_link_stats_reset();
+	ret = uxdp_run(&o, &ns);
+	if (ret)
+		return ret;
+	ret = uxdp_link_get_info(uxdp_link_ifindex(spec->measure), &li);
+	if (ret)
+		return ret;
+	*pkts = li.rx_packets;
+	*pps = ns ? li.rx_packets / (ns / 1e9) : 0;
+	return 0;
+}
+
+/* The child's loop: "run\n" -> "PPS PACKETS\n" (or "error ...\n"), EOF -> exit. */
+static void __attribute__((noreturn)) ab_child(struct ab_variant *v, int in, int out,
+						double secs)
+{
+	struct ab_spec spec = { 0 };
+	FILE *rd = fdopen(in, "r"), *wr = fdopen(out, "w");
+	char cmd[32];
+	int ret;
+
+	json_output = false;
+	quiet = true;
+	ret = ab_setup(v->script, v->knob, &spec);
+	fprintf(wr, ret ? "error setup\n" : "ready\n");
+	fflush(wr);
+	while (!ret && fgets(cmd, sizeof(cmd), rd)) {
+		double pps = 0;
+		uint64_t pkts = 0;
+		int err = ab_round(&spec, (uint64_t)(secs * 1e9), 0, &pps, &pkts);
+
+		if (err)
+			fprintf(wr, "error %s\n", strerror(-err));
+		else
+			fprintf(wr, "%.3f %" PRIu64 "\n", pps, pkts);
+		fflush(wr);
+	}
+	ab_teardown();
+	_exit(ret ? EXIT_USAGE : 0);
+}
+
+static int ab_spawn(struct ab_variant *v, double secs)
+{
+	int down[2], up[2];
+	char line[128];
+
+	if (pipe(down) || pipe(up))
+		return -errno;
+	fflush(NULL);
+	v->pid = fork();
+	if (v->pid < 0)
+		return -errno;
+	if (!v->pid) {
+		/* earlier children's pipes are closed by their FILEs' owner: drop ours */
+		for (unsigned int i = 0; i < nr_variants; i++) {
+			if (variants[i].to)
+				close(fileno(variants[i].to));
+			if (variants[i].from)
+				close(fileno(variants[i].from));
+		}
+		close(down[1]);
+		close(up[0]);
+		ab_child(v, down[0], up[1], secs);
+	}
+	close(down[0]);
+	close(up[1]);
+	v->to = fdopen(down[1], "w");
+	v->from = fdopen(up[0], "r");
+	if (!v->to || !v->from)
+		return -ENOMEM;
+	if (!fgets(line, sizeof(line), v->from) || strncmp(line, "ready", 5))
+		return -EINVAL;
+	return 0;
+}
+
+static int ab_ask(struct ab_variant *v, double *pps)
+{
+	char line[128];
+	uint64_t pkts;
+
+	if (fputs("run\n", v->to) < 0 || fflush(v->to))
+		return -EIO;
+	if (!fgets(line, sizeof(line), v->from))
+		return -EIO;
+	if (sscanf(line, "%lf %" SCNu64, pps, &pkts) != 2) {
+		fprintf(stderr, "uxdp ab: %s: %s", v->name, line);
+		return -EIO;
+	}
+	if (!pkts) {
+		fprintf(stderr, "uxdp ab: %s: nothing reached the measured device\n", v->name);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void ab_reap(void)
+{
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		if (v->to)
+			fclose(v->to);
+		if (v->from)
+			fclose(v->from);
+		v->to = v->from = NULL;
+		if (v->pid > 0)
+			waitpid(v->pid, NULL, 0);
+		v->pid = 0;
+	}
+}
+
+/* ---- insns: callgrind ------------------------------------------------------ */
+
+/* `uxdp ab --count N SCRIPT [--set KNOB]`: one counted run, prints "packets P" */
+static int ab_count_run(const char *script, const char *knob, uint64_t count)
+{
+	struct ab_spec spec = { 0 };
+	uint64_t pkts = 0;
+	double pps;
+	int ret;
+
+	ret = ab_setup(script, knob ? knob : "", &spec);
+	if (!ret) {
+		spec.workers = 1;
+		ret = ab_round(&spec, 0, count, &pps, &pkts) ? 1 : 0;
+	}
+	if (!ret)
+		printf("packets %" PRIu64 "\n", pkts);
+	ab_teardown();
+	return ret;
+}
+
+static int callgrind_once(struct ab_variant *v, uint64_t count, uint64_t *ir, uint64_t *pkts)
+{
+	char self[PATH_MAX], out[] = "/tmp/uxdp-ab-callgrind-XXXXXX", cmd[PATH_MAX * 3], line[512];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	FILE *p, *f;
+	int fd, ret = -EIO;
+
+	if (n <= 0)
+		return -errno;
+	self[n] = 0;
+	fd = mkstemp(out);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "valgrind -q --tool=callgrind --callgrind-out-file='%s' '%s' ab --count %" PRIu64
+		 " '%s'%s%s%s", out, self, count, v->script, *v->knob ? " --set '" : "", v->knob,
+		 *v->knob ? "'" : "");
+	p = popen(cmd, "r");
+	if (!p)
+		goto out;
+	*pkts = 0;
+	while (fgets(line, sizeof(line), p))
+		sscanf(line, "packets %" SCNu64, pkts);
+	if (pclose(p) != 0 || !*pkts)
+		goto out;
+	f = fopen(out, "r");
+	if (!f)
+		goto out;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "summary: %" SCNu64, ir) == 1 || sscanf(line, "totals: %" SCNu64, ir) == 1)
+			ret = 0;
+	fclose(f);
+out:
+	unlink(out);
+	return ret;
+}
+
+static int ab_insns(uint64_t count)
+{
+	if (system("valgrind --version >/dev/null 2>&1")) {
+		p_err("--metric insns needs valgrind (scripts/deps.sh installs it)");
+		return 1;
+	}
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		if (!json_output && !quiet)
+			fprintf(stderr, "  callgrind: %s ...\n", v->name);
+		if (callgrind_once(v, AB_INSNS_BASE, &v->ir[0], &v->pkts[0]) ||
+		    callgrind_once(v, AB_INSNS_BASE + count, &v->ir[1], &v->pkts[1]) ||
+		    v->pkts[1] <= v->pkts[0]) {
+			p_err("%s: the callgrind runs failed (run 'uxdp ab --count %d %s' to see why)",
+			      v->name, AB_INSNS_BASE, v->script);
+			return 1;
+		}
+		v->insns_pp = (double)(v->ir[1] - v->ir[0]) / (v->pkts[1] - v->pkts[0]);
+		if (i) {
+			double d = v->insns_pp - variants[0].insns_pp;
+
+			snprintf(v->verdict, sizeof(v->verdict),
+				 fabs(d) < 0.05 ? "%s runs the same instructions per packet" :
+				 "%s runs %.1f %s instructions per packet (%+.1f %%)", v->name, fabs(d),
+				 d > 0 ? "more" : "fewer", d / variants[0].insns_pp * 100);
+		}
+	}
+	return 0;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+struct ab_run {
+	enum ab_metric metric;
+	double secs, precision, elapsed;
+	unsigned int rounds, max_rounds;
+	bool stopped_early;
+	uint64_t count;
+	const char *vary;
+};
+
+static void write_json(FILE *f, const struct ab_run *r)
+{
+	fprintf(f, "{\"metric\":\"%s\",\"unit\":\"%s\",", metric_names[r->metric],
+		r->metric == AB_INSNS ? "insns/packet" : "Mpps");
+	if (r->metric == AB_INSNS)
+		fprintf(f, "\"count\":%" PRIu64 ",", r->count);
+	else
+		fprintf(f, "\"time_s\":%g,\"rounds\":%u,\"max_rounds\":%u,\"warmup_rounds\":1,"
+			   "\"precision\":%g,\"stopped_early\":%s,\"confidence\":0.95,"
+			   "\"resamples\":%d,\"seed\":%llu,",
+			r->secs, r->rounds, r->max_rounds, r->precision,
+			r->stopped_early ? "true" : "false", STATS_RESAMPLES,
+			(unsigned long long)STATS_SEED);
+	fprintf(f, "\"elapsed_s\":%.1f,\"vary\":", r->elapsed);
+	if (r->vary)
+		json_str(f, r->vary);
+	else
+		fputs("null", f);
+	fputs(",\"variants\":[", f);
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		fprintf(f, "%s{\"name\":", i ? "," : "");
+		json_str(f, v->name);
+		fputs(",\"script\":", f);
+		json_str(f, v->script);
+		fputs(",\"set\":", f);
+		json_str(f, v->knob);
+		if (r->metric == AB_INSNS) {
+			fprintf(f, ",\"insns_per_packet\":%.3f,\"ir\":[%" PRIu64 ",%" PRIu64
+				   "],\"packets\":[%" PRIu64 ",%" PRIu64 "]",
+				v->insns_pp, v->ir[0], v->ir[1], v->pkts[0], v->pkts[1]);
+		} else {
+			fprintf(f, ",\"warmup\":%.6f,\"values\":[", v->warm / 1e6);
+			for (unsigned int k = 0; k < v->n; k++)
+				fprintf(f, "%s%.6f", k ? "," : "", v->v[k] / 1e6);
+			fprintf(f, "],\"median\":%.6f,\"q1\":%.6f,\"q3\":%.6f,\"min\":%.6f,"
+				   "\"max\":%.6f,\"mean\":%.6f,\"sd\":%.6f,\"rsd\":%.6f,"
+				   "\"mean_ci\":[%.6f,%.6f]",
+				v->sum.median / 1e6, v->sum.q1 / 1e6, v->sum.q3 / 1e6, v->sum.min / 1e6,
+				v->sum.max / 1e6, v->sum.mean / 1e6, v->sum.sd / 1e6, v->sum.rsd,
+				v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6);
+		}
+		if (i && r->metric != AB_INSNS)
+			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s}",
+				v->ratio.est, v->ratio.lo, v->ratio.hi,
+				stats_ci_significant(&v->ratio) ? "true" : "false");
+		if (i) {
+			fputs(",\"verdict\":", f);
+			json_str(f, v->verdict);
+		}
+		fputs("}", f);
+	}
+	fputs("]}\n", f);
+}
+
+static void print_text(FILE *f, const struct ab_run *r, bool md)
+{
+	const char *bar = md ? "|" : "";
+
+	if (r->metric == AB_INSNS) {
+		fprintf(f, md ? "| variant | insns/packet | Ir (base) | Ir (base + N) | packets |\n"
+				"|---|---:|---:|---:|---:|\n" :
+				"%-24s %14s\n", "variant", "insns/packet");
+		for (unsigned int i = 0; i < nr_variants; i++) {
+			struct ab_variant *v = &variants[i];
+
+			if (md)
+				fprintf(f, "| %s | %.2f | %" PRIu64 " | %" PRIu64 " | %" PRIu64 " |\n",
+					v->name, v->insns_pp, v->ir[0], v->ir[1], v->pkts[1] - v->pkts[0]);
+			else
+				fprintf(f, "%-24s %14.2f\n", v->name, v->insns_pp);
+		}
+	} else {
+		if (md)
+			fprintf(f, "| variant | rounds | median Mpps | IQR | spread (rsd) | mean [95 %% CI] | vs first [95 %% CI] |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|\n");
+		else
+			fprintf(f, "%-24s %6s %10s %17s %7s %20s\n", "variant", "rounds", "median",
+				"IQR (Mpps)", "rsd", "vs first [95% CI]");
+		for (unsigned int i = 0; i < nr_variants; i++) {
+			struct ab_variant *v = &variants[i];
+			char vs[64] = "-";
+
+			if (i)
+				snprintf(vs, sizeof(vs), "%+.2f %% [%+.2f, %+.2f]", v->ratio.est * 100,
+					 v->ratio.lo * 100, v->ratio.hi * 100);
+			if (md)
+				fprintf(f, "| %s | %u | %.3f | %.3f–%.3f | %.2f %% | %.3f [%.3f, %.3f] | %s |\n",
+					v->name, v->n, v->sum.median / 1e6, v->sum.q1 / 1e6,
+					v->sum.q3 / 1e6, v->sum.rsd * 100, v->mean_ci.est / 1e6,
+					v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6, vs);
+			else
+				fprintf(f, "%-24s %6u %10.3f %8.3f-%-8.3f %6.2f%% %20s\n", v->name, v->n,
+					v->sum.median / 1e6, v->sum.q1 / 1e6, v->sum.q3 / 1e6,
+					v->sum.rsd * 100, vs);
+		}
+	}
+	(void)bar;
+	for (unsigned int i = 1; i < nr_variants; i++)
+		fprintf(f, "%s%s\n", md ? "\n**Verdict:** " : "verdict: ", variants[i].verdict);
+}
+
+static int write_report(const char *dir, const struct ab_run *r)
+{
+	struct svg_series s[AB_MAX_VARIANTS];
+	char path[PATH_MAX];
+	FILE *f;
+	int ret = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		p_err("%s: %s", dir, strerror(errno));
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/data.json", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	write_json(f, r);
+	if (fclose(f))
+		goto err;
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	fprintf(f, "# uxdp ab: %s\n\n", metric_names[r->metric]);
+	for (unsigned int i = 0; i < nr_variants; i++)
+		fprintf(f, "- **%s**: `%s`%s%s%s\n", variants[i].name, variants[i].script,
+			*variants[i].knob ? " with `link set " : "", variants[i].knob,
+			*variants[i].knob ? "`" : "");
+	if (r->metric == AB_INSNS)
+		fprintf(f, "\nInstructions per packet under callgrind: (Ir of a run of %d + %" PRIu64
+			   " frames − Ir of a run of %d) / packet difference at the measured device.\n\n",
+			AB_INSNS_BASE, r->count, AB_INSNS_BASE);
+	else
+		fprintf(f, "\n%u rounds of %g s per variant, interleaved, after one warm-up round each%s; "
+			   "%.0f s in all. CI: paired ratio of geometric means, percentile bootstrap "
+			   "(%d resamples, fixed seed), 95 %%.\n\n",
+			r->rounds, r->secs, r->stopped_early ? " (stopped early: precision reached)" : "",
+			r->elapsed, STATS_RESAMPLES);
+	print_text(f, r, true);
+	if (r->metric != AB_INSNS)
+		fprintf(f, "\n![throughput](throughput.svg)\n\n![rounds](rounds-cdf.svg)\n");
+	if (fclose(f))
+		goto err;
+	if (r->metric == AB_INSNS)
+		return 0;
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		for (unsigned int k = 0; k < v->n; k++)
+			v->v[k] /= 1e6;
+		s[i] = (struct svg_series){ v->name, v->v, v->n, v->mean_ci.est / 1e6,
+					    v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6 };
+	}
+	snprintf(path, sizeof(path), "%s/throughput.svg", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	ret = svg_plot_ci(f, "Throughput per variant (95 % CI of the mean)", "Mpps", s, nr_variants);
+	if (fclose(f) || ret)
+		goto err;
+	snprintf(path, sizeof(path), "%s/rounds-cdf.svg", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	ret = svg_plot_cdf(f, "Distribution of the rounds", "Mpps per round", s, nr_variants);
+	if (fclose(f) || ret)
+		goto err;
+	for (unsigned int i = 0; i < nr_variants; i++)
+		for (unsigned int k = 0; k < variants[i].n; k++)
+			variants[i].v[k] *= 1e6;
+	return 0;
+err:
+	p_err("%s: %s", path, strerror(errno ? errno : EIO));
+	return 1;
+}
+
+/* ---- the driver ------------------------------------------------------------ */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Ratios against variant 0; true if every CI is tighter than @precision. */
+static bool ab_analyse(double precision)
+{
+	bool tight = true;
+
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		stats_summarize(v->v, v->n, &v->sum);
+		if (stats_mean_ci(v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->mean_ci))
+			v->mean_ci = (struct stats_ci){ v->n, v->sum.mean, v->sum.mean, v->sum.mean };
+		if (!i)
+			continue;
+		if (stats_ratio_ci(variants[0].v, v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->ratio)) {
+			tight = false;
+			continue;
+		}
+		stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "faster", "slower");
+		tight &= stats_ci_halfwidth(&v->ratio) < precision;
+	}
+	return tight;
+}
+
+static int ab_rounds(struct ab_run *r)
+{
+	int ret;
+
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		ret = ab_spawn(&variants[i], r->secs);
+		if (ret) {
+			p_err("%s: set-up failed (see above)", variants[i].name);
+			return 1;
+		}
+	}
+	/* warm-up: one round each, thrown away */
+	for (unsigned int i = 0; i < nr_variants; i++)
+		if (ab_ask(&variants[i], &variants[i].warm))
+			return 1;
+	for (r->rounds = 0; r->rounds < r->max_rounds; r->rounds++) {
+		for (unsigned int i = 0; i < nr_variants; i++) {
+			struct ab_variant *v = &variants[i];
+
+			if (ab_ask(v, &v->v[v->n]))
+				return 1;
+			v->n++;
+		}
+		if (!json_output && !quiet)
+			fprintf(stderr, "\r  round %u/%u", r->rounds + 1, r->max_rounds);
+		if (r->precision > 0 && r->rounds + 1 >= AB_MIN_ROUNDS && ab_analyse(r->precision)) {
+			r->rounds++;
+			r->stopped_early = true;
+			break;
+		}
+	}
+	if (!json_output && !quiet)
+		fprintf(stderr, "\r%30s\r", "");
+	if (r->rounds < 2) {
+		p_err("need at least 2 rounds");
+		return EXIT_USAGE;
+	}
+	ab_analyse(r->precision);
+	return 0;
+}
+
+/* "dev veth1 xdp_batch 0,8,16": one variant per value */
+static int parse_vary(const char *script, const char *vary)
+{
+	char buf[256], *last, *val, *save = NULL, *knob_name;
+
+	snprintf(buf, sizeof(buf), "%s", vary);
+	last = strrchr(buf, ' ');
+	if (!last || !strchr(last, ',')) {
+		p_err("--vary wants \"dev DEV KNOB V1,V2,...\" (a 'link set' with comma-separated values)");
+		return EXIT_USAGE;
+	}
+	*last++ = 0;
+	knob_name = strrchr(buf, ' ');
+	knob_name = knob_name ? knob_name + 1 : buf;
+	for (val = strtok_r(last, ",", &save); val; val = strtok_r(NULL, ",", &save)) {
+		struct ab_variant *v;
+
+		if (nr_variants == AB_MAX_VARIANTS) {
+			p_err("at most %d variants", AB_MAX_VARIANTS);
+			return EXIT_USAGE;
+		}
+		v = &variants[nr_variants++];
+		v->script = script;
+		if ((size_t)snprintf(v->knob, sizeof(v->knob), "%.120s %.60s", buf, val) >= sizeof(v->knob) ||
+		    (size_t)snprintf(v->name, sizeof(v->name), "%.30s %.30s", knob_name, val) >= sizeof(v->name)) {
+			p_err("--vary: too long");
+			return EXIT_USAGE;
+		}
+	}
+	return nr_variants >= 2 ? 0 : EXIT_USAGE;
+}
+
+static void name_scripts(void)
+{
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		char buf[PATH_MAX], *b, *dot;
+
+		snprintf(buf, sizeof(buf), "%s", variants[i].script);
+		b = basename(buf);
+		dot = strrchr(b, '.');
+		if (dot && !strcmp(dot, ".uxdp"))
+			*dot = 0;
+		snprintf(variants[i].name, sizeof(variants[i].name), "%s", b);
+	}
+	for (unsigned int i = 0; i < nr_variants; i++)
+		for (unsigned int k = i + 1; k < nr_variants; k++)
+			if (!strcmp(variants[i].name, variants[k].name))
+				for (unsigned int j = 0; j < nr_variants; j++)
+					snprintf(variants[j].name, sizeof(variants[j].name), "%c", 'A' + j);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"Usage: uxdp ab A.uxdp B.uxdp ... [OPTIONS]\n"
+		"       uxdp ab SCRIPT --vary \"dev DEV KNOB V1,V2,...\" [OPTIONS]\n"
+		"  --rounds N       rounds per variant at most (default 20)\n"
+		"  --time S         seconds per round (default 1)\n"
+		"  --metric M       mpps (default) | insns | p50 | p99\n"
+		"  --precision P%%   stop once every CI half-width is below P (default: run all rounds)\n"
+		"  --count N        frames per callgrind run for --metric insns (default 100000)\n"
+		"  --report DIR     write summary.md, data.json, throughput.svg, rounds-cdf.svg\n");
+}
+
+int do_ab(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "time", required_argument, NULL, 't' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "precision", required_argument, NULL, 'P' },
+		{ "report", required_argument, NULL, 'R' },
+		{ "vary", required_argument, NULL, 'v' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "set", required_argument, NULL, 's' },	/* with --count: one callgrind run */
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ab_run r = { .metric = AB_MPPS, .secs = 1, .max_rounds = 20, .count = 100000 };
+	const char *report = NULL, *set = NULL;
+	bool counted = false;
+	double t0 = now_s();
+	int opt, ret;
+	char *end;
+
+	optind = 0;
+	argc++;
+	argv--;		/* getopt_long wants argv[0] */
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (opt) {
+		case 'r':
+			r.max_rounds = strtoul(optarg, &end, 0);
+			if (*end || r.max_rounds < 2 || r.max_rounds > AB_MAX_ROUNDS) {
+				p_err("--rounds: 2..%d", AB_MAX_ROUNDS);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			r.secs = strtod(optarg, &end);
+			if ((*end && strcmp(end, "s")) || !(r.secs >= 0.01 && r.secs <= 3600)) {
+				p_err("--time: seconds, 0.01..3600");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			for (r.metric = 0; r.metric <= AB_INSNS; r.metric++)
+				if (!strcmp(optarg, metric_names[r.metric]))
+					break;
+			if (r.metric > AB_INSNS) {
+				p_err("--metric: mpps, p50, p99 or insns");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'P':
+			r.precision = strtod(optarg, &end) / 100;
+			if ((*end && strcmp(end, "%")) || !(r.precision > 0 && r.precision < 1)) {
+				p_err("--precision: a percentage, e.g. 0.5%%");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'R':
+			report = optarg;
+			break;
+		case 'v':
+			r.vary = optarg;
+			break;
+		case 'c':
+			r.count = strtoull(optarg, &end, 0);
+			counted = true;
+			if (*end || !r.count) {
+				p_err("--count: a number of frames");
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			set = optarg;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		default:
+			usage();
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (counted && r.metric != AB_INSNS) {
+		/* the callgrind child: one counted run of one script */
+		if (argc != 1) {
+			p_err("--count without --metric insns runs one script");
+			return EXIT_USAGE;
+		}
+		return ab_count_run(argv[0], set, r.count);
+	}
+	if (r.metric == AB_P50 || r.metric == AB_P99) {
+		p_err("--metric %s: the engine does not record per-packet latency yet; "
+		      "use mpps or insns", metric_names[r.metric]);
+		return EXIT_USAGE;
+	}
+	nr_variants = 0;
+	if (r.vary) {
+		if (argc != 1) {
+			p_err("--vary takes one script");
+			return EXIT_USAGE;
+		}
+		ret = parse_vary(argv[0], r.vary);
+		if (ret)
+			return ret;
+	} else {
+		if (argc < 2 || argc > AB_MAX_VARIANTS) {
+			usage();
+			return EXIT_USAGE;
+		}
+		for (int i = 0; i < argc; i++)
+			variants[nr_variants++].script = argv[i];
+		name_scripts();
+	}
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		if (access(variants[i].script, R_OK)) {
+			p_err("%s: %s", variants[i].script, strerror(errno));
+			return EXIT_USAGE;
+		}
+		variants[i].v = calloc(r.max_rounds, sizeof(double));
+		if (!variants[i].v)
+			return 1;
+	}
+	if (r.metric == AB_INSNS) {
+		ret = ab_insns(r.count);
+	} else {
+		signal(SIGPIPE, SIG_IGN);
+		ret = ab_rounds(&r);
+		ab_reap();
+	}
+	r.elapsed = now_s() - t0;
+	if (!ret) {
+		if (json_output)
+			write_json(stdout, &r);
+		else
+			print_text(stdout, &r, false);
+		if (report)
+			ret = write_report(report, &r);
+	}
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		free(variants[i].v);
+		variants[i] = (struct ab_variant){ 0 };
+	}
+	return ret;
+}
