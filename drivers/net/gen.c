@@ -46,6 +46,7 @@
 #define GEN_MAX_QUEUES		64
 #define NET_IP_ALIGN_BUILD	2
 #define GEN_POOL_SIZE		2048
+#define GEN_MAX_SIZE		65535	/* with frags N (9000 without) */
 
 enum gen_proto { GEN_UDP, GEN_UDP6, GEN_TCP };
 
@@ -63,6 +64,7 @@ struct gen_priv {
 	enum gen_proto proto;
 	unsigned int size;		/* frame bytes, Ethernet header included */
 	unsigned int frags;		/* extra 4 KiB buffers per frame */
+	unsigned int hsplit;		/* header split: linear bytes with frags (0: even split) */
 	u64 count;			/* this run's count; 0: unlimited */
 	u64 cfg_count;			/* `count N` of the link */
 	u64 rate;			/* pps, 0: as fast as possible */
@@ -207,7 +209,7 @@ static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 	u64 ndp = priv->dport_hi - priv->dport_lo + 1;
 	u64 total = ns * nd * nsp * ndp;
 	unsigned int n = total > GEN_MAX_FLOWS ? GEN_MAX_FLOWS : (unsigned int)total;
-	static u8 scratch[9000 + 8] __aligned(8);
+	static u8 scratch[GEN_MAX_SIZE + 8] __aligned(8);
 
 	priv->templates = malloc((size_t)n * priv->size);
 	if (!priv->templates)
@@ -269,7 +271,11 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 	struct page *page;
 	u8 *va;
 
-	if (priv->frags) {
+	if (priv->frags && priv->hsplit) {
+		/* Header split (a NIC's or GRO's layout): headers linear, payload in frags. */
+		linear = priv->hsplit;
+		per_frag = (priv->size - linear) / priv->frags;
+	} else if (priv->frags) {
 		per_frag = (priv->size - ETH_HLEN - 40) / (priv->frags + 1);
 		if (!per_frag)
 			per_frag = 1;
@@ -290,17 +296,19 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 		sinfo->xdp_frags_size = 0;
 		for (unsigned int i = 0; i < priv->frags; i++) {
 			struct page *fp = page_pool_dev_alloc_pages(q->pool);
+			/* the last frag takes the remainder of a header split */
+			unsigned int flen = i + 1 == priv->frags ? priv->size - off : per_frag;
 
 			if (unlikely(!fp)) {
 				xdp_buff_set_frags_flag(xdp);
 				xdp_return_buff(xdp);
 				return false;
 			}
-			memcpy(page_address(fp), tmpl + off, per_frag);
-			skb_frag_fill_page_desc(&sinfo->frags[i], fp, 0, per_frag);
+			memcpy(page_address(fp), tmpl + off, flen);
+			skb_frag_fill_page_desc(&sinfo->frags[i], fp, 0, flen);
 			sinfo->nr_frags++;
-			sinfo->xdp_frags_size += per_frag;
-			off += per_frag;
+			sinfo->xdp_frags_size += flen;
+			off += flen;
 		}
 		sinfo->xdp_frags_truesize = priv->frags * PAGE_SIZE;
 		xdp_buff_set_frags_flag(xdp);
@@ -448,6 +456,17 @@ static int gen_stop(struct net_device *dev)
 	return 0;
 }
 
+/* Out on gen's wire (generic XDP_TX, redirect to gen): counted, freed. */
+static netdev_tx_t gen_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
+
+	st->tx_packets++;
+	st->tx_bytes += skb->len;
+	consume_skb(skb);
+	return NETDEV_TX_OK;
+}
+
 static int gen_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 {
 	struct gen_priv *priv = netdev_priv(dev);
@@ -524,6 +543,7 @@ static const struct net_device_ops gen_netdev_ops = {
 	.ndo_open = gen_open,
 	.ndo_stop = gen_stop,
 	.ndo_bpf = gen_bpf,
+	.ndo_start_xmit = gen_xmit,
 	.ndo_gen_active = gen_ndo_gen_active,
 	.ndo_set_param = gen_set_param,
 };
@@ -603,7 +623,7 @@ static int parse_mac(const char *s, u8 *mac)
 
 /*
  * `link add NAME type gen [size N] [proto udp|udp6|tcp] [src A[-B]]
- * [dst A[-B]] [sport P[-Q]] [dport P[-Q]] [frags N] [count N] [rate PPS]
+ * [dst A[-B]] [sport P[-Q]] [dport P[-Q]] [frags N [hsplit H]] [count N] [rate PPS]
  * [queues N] [dst_mac MAC] [src_mac MAC]`
  */
 static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
@@ -631,6 +651,7 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 		}
 		a++;
 		if (!strcmp(k, "size") || !strcmp(k, "frags") || !strcmp(k, "count") ||
+		    !strcmp(k, "hsplit") ||
 		    !strcmp(k, "rate") || !strcmp(k, "queues")) {
 			n = strtoull(v, &end, 0);
 			if (!*v || *end) {
@@ -639,11 +660,19 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 			}
 		}
 		if (!strcmp(k, "size")) {
-			if (n > 9000) {
-				snprintf(err, errlen, "gen: size %llu out of range (max 9000)", n);
+			if (n > GEN_MAX_SIZE) {
+				snprintf(err, errlen, "gen: size %llu out of range (max 9000, %d with frags N)",
+					 n, GEN_MAX_SIZE);
 				return -EINVAL;
 			}
 			priv->size = n;
+		} else if (!strcmp(k, "hsplit")) {
+			if (n > SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM)) {
+				snprintf(err, errlen, "gen: hsplit %llu out of range (max %lu)", n,
+					 (unsigned long)SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM));
+				return -EINVAL;
+			}
+			priv->hsplit = n;
 		} else if (!strcmp(k, "frags")) {
 			if (n > MAX_SKB_FRAGS) {
 				snprintf(err, errlen, "gen: frags %llu out of range (max %d)", n,
@@ -723,6 +752,26 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 			 priv->size, (unsigned long)SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM));
 		return -EINVAL;
 	}
+	if (!priv->frags && priv->size > 9000) {
+		snprintf(err, errlen, "gen: size %u out of range (max 9000, %d with frags N)",
+			 priv->size, GEN_MAX_SIZE);
+		return -EINVAL;
+	}
+	if (priv->hsplit && (!priv->frags || priv->hsplit < min_size ||
+			     priv->hsplit + priv->frags > priv->size ||
+			     priv->size - priv->hsplit - (priv->size - priv->hsplit) / priv->frags *
+			     (priv->frags - 1) > PAGE_SIZE)) {
+		snprintf(err, errlen,
+			 "gen: hsplit %u needs frags N, the headers (%u B) in it and at most 4096 B per frag",
+			 priv->hsplit, min_size);
+		return -EINVAL;
+	}
+	if (priv->frags && !priv->hsplit &&
+	    (priv->size - ETH_HLEN - 40) / (priv->frags + 1) > PAGE_SIZE) {
+		snprintf(err, errlen, "gen: size %u needs more frags (at most 4096 B per frag)",
+			 priv->size);
+		return -EINVAL;
+	}
 	if (priv->frags && priv->size < ETH_HLEN + 40 + priv->frags + 1) {
 		snprintf(err, errlen, "gen: size %u too small for %u frags", priv->size, priv->frags);
 		return -EINVAL;
@@ -779,7 +828,7 @@ const struct rtnl_link_ops gen_link_ops = {
 	.kind = "gen",
 	.priv_size = sizeof(struct gen_priv),
 	.usage = "[size N] [proto udp|udp6|tcp] [src A[-B]] [dst A[-B]] [sport P[-Q]] [dport P[-Q]] "
-		 "[frags N] [count N] [rate PPS] [queues N] [dst_mac MAC] [src_mac MAC]",
+		 "[frags N [hsplit H]] [count N] [rate PPS] [queues N] [dst_mac MAC] [src_mac MAC]",
 	.setup = gen_setup,
 	.newlink = gen_newlink,
 };

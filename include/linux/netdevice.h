@@ -53,6 +53,10 @@ struct net_device {
 	struct net_device *next_dev;	/* registration list */
 	int reg_state;			/* NETREG_* */
 	void *priv;			/* netdev_priv() */
+	/* generic XDP (net/core/xdp_generic.c, include/net/xdp_generic.h) */
+	struct bpf_prog *xdp_generic_prog;	/* the kernel's dev->xdp_prog (reference held) */
+	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
+	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
 };
 
 /*

@@ -56,6 +56,33 @@ UXDP_API int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, si
  */
 UXDP_API int uxdp_link_set(const char *name, const char *key, const char *value,
 			   char *err, size_t errlen);
+/**
+ * uxdp_link_set_xdpgeneric() - attach @prog_id as generic (skb-mode) XDP
+ * (0: detach); `link set dev NAME xdpgeneric obj F`. The knob
+ * xdpgeneric_linearize 0|1 goes through uxdp_link_set().
+ *
+ * Return: 0, -ENODEV, -ENOENT, -EEXIST (a native program is attached),
+ * -EINVAL (not an XDP program, or a devmap program).
+ */
+UXDP_API int uxdp_link_set_xdpgeneric(const char *name, uint32_t prog_id, char *err,
+				      size_t errlen);
+
+/* Latency of the generic XDP hook, ns (`run ... latency`). */
+enum uxdp_latency_kind {
+	UXDP_LAT_XDPGENERIC_HOOK,	/* the whole hook (copy + program + fix-ups + verdict) */
+	UXDP_LAT_XDPGENERIC_PROG,	/* the program's own run */
+	UXDP_LAT_XDPGENERIC_COPY,	/* the copy/linearise block, when it ran */
+};
+struct uxdp_latency {
+	size_t sz;		/* sizeof(struct uxdp_latency) */
+	uint64_t count;
+	uint64_t min, p50, p90, p99, p999, max;
+	double mean;
+};
+/** uxdp_xdpgeneric_latency() - sample the hook from now on (@on) and zero the histograms. */
+UXDP_API int uxdp_xdpgeneric_latency(bool on);
+/** uxdp_xdpgeneric_latency_get() - percentiles since the last uxdp_xdpgeneric_latency(). */
+UXDP_API int uxdp_xdpgeneric_latency_get(enum uxdp_latency_kind kind, struct uxdp_latency *out);
 
 struct uxdp_link_info {
 	size_t sz;		/* sizeof(struct uxdp_link_info) */
@@ -76,6 +103,9 @@ struct uxdp_link_info {
 	uint64_t devmap_xmit_sent, devmap_xmit_drops;
 	/* every frame this device dropped or discarded, whatever the reason */
 	uint64_t drops_total;
+	/* generic (skb-mode) XDP: program id (0: none) and the xdpgeneric_linearize knob */
+	uint32_t xdpgeneric_prog_id;
+	bool xdpgeneric_linearize;
 };
 
 /** uxdp_link_get_info() - state and counters of @ifindex. -ENODEV. */
@@ -119,5 +149,37 @@ struct uxdp_run_opts {
  * -EAGAIN (thread creation).
  */
 UXDP_API int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns);
+
+/* ---- IPv4 (issue 6): addresses, routes, neighbours, sysctl, counters ---- */
+
+/**
+ * uxdp_ip_addr_add() - `addr add A.B.C.D/LEN dev NAME`: the address, its
+ * local route and its connected route. 0 or -errno, @err says why.
+ */
+UXDP_API int uxdp_ip_addr_add(const char *dev, const char *cidr, char *err, size_t errlen);
+/**
+ * uxdp_ip_route_add() - `route add PREFIX[/LEN] [via GW] [dev NAME]` (PREFIX
+ * may be "default"); @type "unicast" (NULL), "blackhole", "unreachable" or
+ * "prohibit". 0 or -errno, @err says why.
+ */
+UXDP_API int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
+			       const char *dev, char *err, size_t errlen);
+/** uxdp_ip_neigh_add() - `neigh add IP lladdr MAC dev NAME` (permanent). */
+UXDP_API int uxdp_ip_neigh_add(const char *ip, const char *lladdr, const char *dev,
+			       char *err, size_t errlen);
+/** uxdp_sysctl_set() - `sysctl net.ipv4.KEY=VALUE`. 0, -ENOENT, -EINVAL. */
+UXDP_API int uxdp_sysctl_set(const char *key, const char *value, char *err, size_t errlen);
+/**
+ * uxdp_ip_snmp_get() - the Ip: and Icmp: counters as "Ip.InReceives"-style
+ * names. Return: how many there are (fills up to @max).
+ */
+UXDP_API int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max);
+/**
+ * uxdp_ip_show() - line @i of `addr show` (@what 0), `route show` (1) or
+ * `neigh show` (2) into @buf. Return: 0, or -ENOENT past the end.
+ */
+UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
+/** uxdp_ip_reset() - forget addresses, routes, neighbours and counters. */
+UXDP_API void uxdp_ip_reset(void);
 
 #endif

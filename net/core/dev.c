@@ -55,6 +55,7 @@
 #include <linux/printk.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
+#include <net/xdp_generic.h>
 
 #define NETDEV_MAX	256	/* ifindex 1..NETDEV_MAX-1 */
 
@@ -129,6 +130,7 @@ struct net_device *alloc_netdev(const struct rtnl_link_ops *ops, const char *nam
 	dev->max_mtu = ETH_MAX_MTU;
 	dev->hard_header_len = ETH_HLEN;
 	dev->addr_len = ETH_ALEN;
+	dev->xdpgeneric_linearize = 1;
 	memset(dev->broadcast, 0xff, ETH_ALEN);
 	/* Locally administered, unique per process: 02:75:78:64:HH:LL ("uxd"). */
 	dev->dev_addr[0] = 0x02;
@@ -221,6 +223,8 @@ void unregister_netdevice(struct net_device *dev)
 	dev_close(dev);
 	if (dev->xdp_prog)
 		dev_xdp_attach(dev, NULL, NULL, 0);
+	if (dev->xdp_generic_prog)
+		dev_xdp_generic_attach(dev, NULL, NULL, 0);
 	if (dev->netdev_ops && dev->netdev_ops->ndo_uninit)
 		dev->netdev_ops->ndo_uninit(dev);
 	dev_map_netdev_unregister(dev);
@@ -467,6 +471,18 @@ int netif_receive_skb(struct sk_buff *skb)
 {
 	struct net_device *dev = skb->dev;
 	struct packet_type *pt;
+
+	/* __netif_receive_skb_core(): generic XDP before taps and dispatch. */
+	if (unlikely(READ_ONCE(generic_xdp_needed)) && dev->xdp_generic_prog) {
+		skb_reset_network_header(skb);
+		if (!skb_transport_header_was_set(skb))
+			skb_reset_transport_header(skb);
+		skb_reset_mac_len(skb);
+		skb->skb_iif = dev->ifindex;
+		if (do_xdp_generic(dev->xdp_generic_prog, &skb) != XDP_PASS)
+			return NET_RX_DROP;
+		dev = skb->dev;
+	}
 
 	for (pt = ptype_base; pt; pt = pt->next)
 		if (pt->type == skb->protocol)

@@ -54,6 +54,14 @@ int dev_xdp_attach(struct net_device *dev, struct bpf_prog *prog, char *err, siz
 				 dev->name);
 		return -EINVAL;
 	}
+	if (prog && dev->xdp_generic_prog) {
+		/* dev_xdp_attach(): one mode at a time. */
+		if (err)
+			snprintf(err, errlen,
+				 "%s: native and generic XDP can't be active at the same time",
+				 dev->name);
+		return -EEXIST;
+	}
 	if (prog)
 		bpf_prog_inc(prog);
 	ret = dev->netdev_ops->ndo_bpf(dev, &bpf);

@@ -18,7 +18,9 @@
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 #include <net/dropreason.h>
+#include <lib/hist.h>
 #include <net/rtnetlink.h>
+#include <net/xdp_generic.h>
 
 #include <uxdp/uxdp_link.h>
 
@@ -157,6 +159,60 @@ int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, size_t errl
 	return dev_xdp_attach(dev, prog, err, errlen);
 }
 
+int uxdp_link_set_xdpgeneric(const char *name, uint32_t prog_id, char *err, size_t errlen)
+{
+	struct net_device *dev = dev_get_by_name(name);
+	struct bpf_prog *prog = NULL;
+
+	if (!dev) {
+		set_err(err, errlen, "device '%s' does not exist%s", name, "");
+		return -ENODEV;
+	}
+	if (prog_id) {
+		prog = bpf_prog_get(prog_id);
+		if (!prog) {
+			set_err(err, errlen, "%s: no such program%s", name, "");
+			return -ENOENT;
+		}
+	}
+	return dev_xdp_generic_attach(dev, prog, err, errlen);
+}
+
+int uxdp_xdpgeneric_latency(bool on)
+{
+	int ret = xdp_generic_latency_enable(on);
+
+	xdp_generic_latency_reset();
+	return ret;
+}
+
+int uxdp_xdpgeneric_latency_get(enum uxdp_latency_kind kind, struct uxdp_latency *out)
+{
+	struct hist *h;
+	size_t sz = out->sz;
+
+	if (kind > UXDP_LAT_XDPGENERIC_COPY)
+		return -EINVAL;
+	h = malloc(sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	xdp_generic_latency_get((enum xdp_generic_lat)kind, h);
+	memset(out, 0, sizeof(*out));
+	out->sz = sz;
+	out->count = h->count;
+	if (h->count) {
+		out->min = h->min;
+		out->p50 = hist_percentile(h, 50);
+		out->p90 = hist_percentile(h, 90);
+		out->p99 = hist_percentile(h, 99);
+		out->p999 = hist_percentile(h, 99.9);
+		out->max = h->max;
+		out->mean = hist_mean(h);
+	}
+	free(h);
+	return 0;
+}
+
 int uxdp_link_set(const char *name, const char *key, const char *value, char *err, size_t errlen)
 {
 	struct net_device *dev = dev_get_by_name(name);
@@ -183,6 +239,19 @@ int uxdp_link_set(const char *name, const char *key, const char *value, char *er
 			return -EINVAL;
 		}
 		dev->mtu = mtu;
+		return 0;
+	}
+	if (!strcmp(key, "xdpgeneric_linearize")) {
+		/* netdev_store(): a number; any non-zero value is 1. */
+		char *end;
+		unsigned long v = strtoul(value, &end, 0);
+
+		if (!*value || *end) {
+			set_err(err, errlen, "'%s' is not a valid xdpgeneric_linearize value%s",
+				value, " (0 or 1)");
+			return -EINVAL;
+		}
+		dev->xdpgeneric_linearize = !!v;
 		return 0;
 	}
 	if (!dev->netdev_ops->ndo_set_param) {
@@ -216,6 +285,10 @@ int uxdp_link_get_info(int ifindex, struct uxdp_link_info *info)
 	info->up = dev->flags & IFF_UP;
 	info->mtu = dev->mtu;
 	info->xdp_prog_id = dev->xdp_prog ? dev->xdp_prog->aux->id : 0;
+	if (sz >= offsetof(struct uxdp_link_info, xdpgeneric_linearize) + sizeof(bool)) {
+		info->xdpgeneric_prog_id = dev->xdp_generic_prog ? dev->xdp_generic_prog->aux->id : 0;
+		info->xdpgeneric_linearize = dev->xdpgeneric_linearize;
+	}
 	memcpy(info->addr, dev->dev_addr, 6);
 	dev_get_stats(dev, &s);
 	info->rx_packets = s.rx_packets;

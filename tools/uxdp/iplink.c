@@ -4,6 +4,8 @@
  *
  *   link add NAME type KIND [ARGS...]     veth: peer name PEER; gen, sink: see `help`
  *   link set dev NAME xdp obj FILE [sec SECTION | name PROG] | xdp off
+ *   link set dev NAME xdpgeneric obj FILE [sec SECTION | name PROG] | xdpgeneric off
+ *   link set dev NAME xdpgeneric_linearize 0|1
  *   link set dev NAME up | down | mtu N | KNOB VALUE   (veth: xdp_batch N)
  *   link del dev NAME
  *   link show [dev NAME]
@@ -39,15 +41,17 @@ static int link_add(int argc, char **argv)
 	return 0;
 }
 
-static int link_set_xdp(const char *dev, int argc, char **argv)
+static int link_set_xdp(const char *dev, int argc, char **argv, bool generic)
 {
+	int (*set)(const char *, uint32_t, char *, size_t) =
+		generic ? uxdp_link_set_xdpgeneric : uxdp_link_set_xdp;
 	const char *obj_path = NULL, *sec = NULL, *name = NULL;
 	struct uxdp_bpf_object *obj;
 	char err[512] = "";
 	int id, ret;
 
 	if (argc == 1 && !strcmp(argv[0], "off")) {
-		ret = uxdp_link_set_xdp(dev, 0, err, sizeof(err));
+		ret = set(dev, 0, err, sizeof(err));
 		goto out;
 	}
 	for (int i = 0; i + 1 < argc; i += 2) {
@@ -78,7 +82,7 @@ static int link_set_xdp(const char *dev, int argc, char **argv)
 			   name ? "" : sec ? sec : "", id == -EINVAL ? " (several match: use name PROG)" : "");
 		return EXIT_USAGE;
 	}
-	ret = uxdp_link_set_xdp(dev, id, err, sizeof(err));
+	ret = set(dev, id, err, sizeof(err));
 out:
 	if (ret) {
 		script_err("%s", *err ? err : strerror(-ret));
@@ -105,7 +109,9 @@ static int link_set(int argc, char **argv)
 	argc -= 2;
 	argv += 2;
 	if (!strcmp(argv[0], "xdp") || !strcmp(argv[0], "xdpdrv"))
-		return link_set_xdp(dev, argc - 1, argv + 1);
+		return link_set_xdp(dev, argc - 1, argv + 1, false);
+	if (!strcmp(argv[0], "xdpgeneric"))
+		return link_set_xdp(dev, argc - 1, argv + 1, true);
 	while (argc) {
 		bool flag = !strcmp(argv[0], "up") || !strcmp(argv[0], "down");
 
@@ -173,6 +179,9 @@ static int link_show(int argc, char **argv)
 		       li.addr[4], li.addr[5]);
 		if (li.xdp_prog_id)
 			printf("    prog/xdp id %u\n", li.xdp_prog_id);
+		if (li.xdpgeneric_prog_id)
+			printf("    prog/xdpgeneric id %u xdpgeneric_linearize %d\n",
+			       li.xdpgeneric_prog_id, li.xdpgeneric_linearize);
 	}
 	return 0;
 }
@@ -188,7 +197,7 @@ static int link_help(int argc, char **argv)
 
 const struct script_cmd iplink_cmds[] = {
 	{ "add", link_add, "add NAME type KIND [ARGS]" },
-	{ "set", link_set, "set dev NAME { xdp obj FILE [sec S] | xdp off | up | down | mtu N | xdp_batch N }" },
+	{ "set", link_set, "set dev NAME { xdp[generic] obj FILE [sec S] | xdp[generic] off | xdpgeneric_linearize 0|1 | up | down | mtu N | xdp_batch N }" },
 	{ "del", link_del, "del dev NAME" },
 	{ "delete", link_del, "delete dev NAME" },
 	{ "show", link_show, "show [dev NAME]" },

@@ -267,6 +267,38 @@ static void print_maps(FILE *j, double secs)
 	fprintf(j, "]");
 }
 
+/* Generic XDP hook latency (`run ... latency`): text table and latency_ns. */
+static void print_latency(FILE *j)
+{
+	static const char *const names[] = { "hook", "prog", "copy" };
+	static const char *const texts[] = {
+		"generic XDP hook (total)", "program run (own)", "copy/linearise (when done)",
+	};
+
+	fprintf(j, ",\"latency_ns\":{");
+	for (int k = UXDP_LAT_XDPGENERIC_HOOK; k <= UXDP_LAT_XDPGENERIC_COPY; k++) {
+		struct uxdp_latency l = { .sz = sizeof(l) };
+
+		uxdp_xdpgeneric_latency_get((enum uxdp_latency_kind)k, &l);
+		if (k == UXDP_LAT_XDPGENERIC_HOOK) {
+			/* top level: the hook's own percentiles */
+			fprintf(j, "\"p50\":%" PRIu64 ",\"p90\":%" PRIu64 ",\"p99\":%" PRIu64
+				",\"p999\":%" PRIu64 ",\"count\":%" PRIu64 ",", l.p50, l.p90,
+				l.p99, l.p999, l.count);
+		}
+		fprintf(j, "%s\"%s\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64 ",\"p99\":%" PRIu64
+			",\"p999\":%" PRIu64 ",\"count\":%" PRIu64 ",\"mean\":%.1f}",
+			k == UXDP_LAT_XDPGENERIC_HOOK ? "" : ",", names[k], l.p50, l.p90, l.p99,
+			l.p999, l.count, l.mean);
+		if (!json_output && !quiet && l.count)
+			printf("  latency %-28s p50 %6" PRIu64 " ns  p90 %6" PRIu64 " ns  p99 %6" PRIu64
+			       " ns  p999 %6" PRIu64 " ns  (%" PRIu64 " samples)\n", texts[k], l.p50,
+			       l.p90, l.p99, l.p999, l.count);
+	}
+	fprintf(j, "}");
+	uxdp_xdpgeneric_latency(false);
+}
+
 /* ---- commands ------------------------------------------------------------- */
 
 static int parse_duration(const char *s, uint64_t *ns)
@@ -306,6 +338,7 @@ static int cmd_run(int argc, char **argv)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1 };
 	const char *label = NULL, *measure = NULL;
+	bool latency = false;
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t ns = 0;
@@ -325,10 +358,16 @@ static int cmd_run(int argc, char **argv)
 	} else if (argc >= 1 && !parse_duration(argv[0], &o.duration_ns)) {
 		i = 1;
 	} else {
-		script_err("usage: run DURATION | run count N [workers N] [label TEXT] [measure DEV]");
+		script_err("usage: run DURATION | run count N [workers N] [label TEXT] [measure DEV] [latency]");
 		return EXIT_USAGE;
 	}
 	for (; i < argc; i += 2) {
+		if (!strcmp(argv[i], "latency")) {
+			/* a flag: sample the generic XDP hook */
+			latency = true;
+			i--;
+			continue;
+		}
 		if (i + 1 >= argc) {
 			script_err("'%s' needs a value", argv[i]);
 			return EXIT_USAGE;
@@ -369,7 +408,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	uxdp_link_stats_reset();
 	maps_snapshot(false);
+	if (latency && uxdp_xdpgeneric_latency(true)) {
+		script_err("latency: out of memory");
+		return 1;
+	}
 	ret = uxdp_run(&o, &ns);
+
 	if (o.progress)
 		fprintf(stderr, "\r%40s\r", "");
 	if (ret == -EINVAL) {
@@ -397,6 +441,8 @@ static int cmd_run(int argc, char **argv)
 	}
 	fprintf(j, ",\"devices\":");
 	print_devices(j, 0, secs);
+	if (latency)
+		print_latency(j);
 	fclose(j);
 	runs[nr_runs].json = buf;
 	runs[nr_runs].duration_s = secs;
