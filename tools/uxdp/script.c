@@ -33,6 +33,10 @@ static const struct {
 	{ "link", iplink_cmds },
 	{ "map", map_cmds },
 	{ NULL, run_cmds },	/* run, stats: no object word */
+	{ "addr", ipaddr_cmds },
+	{ "route", iproute_cmds },
+	{ "neigh", ipneigh_cmds },
+	{ NULL, ipv4_cmds },	/* sysctl, snmp */
 };
 
 void script_err(const char *fmt, ...)
@@ -158,6 +162,7 @@ static int run_script(const char *path, bool interactive)
 	/* With -j a failed script printed {"error": ...}: one document only. */
 	run_output_end(!(json_output && ret));
 	uxdp_link_del_all();
+	uxdp_ip_reset();
 	script_objects_close();
 	if (f != stdin)
 		fclose(f);

@@ -25,6 +25,11 @@ struct script_cmd {
 extern const struct script_cmd iplink_cmds[];
 extern const struct script_cmd map_cmds[];
 extern const struct script_cmd run_cmds[];
+/* ipaddress.c: addr, route, neigh, sysctl, snmp */
+extern const struct script_cmd ipaddr_cmds[];
+extern const struct script_cmd iproute_cmds[];
+extern const struct script_cmd ipneigh_cmds[];
+extern const struct script_cmd ipv4_cmds[];
 
 void script_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Directory of the running script, for relative object paths. */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The IPv4 verbs of the public API (include/uxdp/uxdp_link.h): parse the
+ * iproute2-style arguments (addresses, prefixes, MACs, device names) and
+ * call the FIB, address, neighbour and sysctl code; format the tables for
+ * `addr/route/neigh show` and the SNMP counters for `snmp`.
+ *
+ * Kernel: none (iproute2 ip-address, ip-route, ip-neigh; sysctl(8);
+ *	   /proc/net/snmp)
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/netdevice.h>
+#include <net/ip.h>
+#include <net/neighbour.h>
+#include <net/route.h>
+
+#include <uxdp/uxdp_link.h>
+
+#define ERR(...)	do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); } while (0)
+
+static int parse_prefix(const char *s, u32 *addr, u8 *plen, bool need_len)
+{
+	char buf[32], *slash, *end;
+	struct in_addr a;
+	long l = 32;
+
+	if (!strcmp(s, "default")) {
+		*addr = 0;
+		*plen = 0;
+		return 0;
+	}
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash++ = 0;
+		l = strtol(slash, &end, 10);
+		if (!*slash || *end || l < 0 || l > 32)
+			return -EINVAL;
+	} else if (need_len) {
+		return -EINVAL;
+	}
+	if (inet_pton(AF_INET, buf, &a) != 1)
+		return -EINVAL;
+	*addr = a.s_addr;
+	*plen = l;
+	return 0;
+}
+
+static struct net_device *find_dev(const char *name, char *err, size_t errlen)
+{
+	struct net_device *dev = name ? dev_get_by_name(name) : NULL;
+
+	if (!dev)
+		ERR("device '%s' does not exist", name ? name : "");
+	return dev;
+}
+
+int uxdp_ip_addr_add(const char *devname, const char *cidr, char *err, size_t errlen)
+{
+	struct net_device *dev = find_dev(devname, err, errlen);
+	u32 addr;
+	u8 plen;
+	int ret;
+
+	if (!dev)
+		return -ENODEV;
+	if (parse_prefix(cidr, &addr, &plen, false)) {
+		ERR("'%s' is not an IPv4 address[/LEN]", cidr);
+		return -EINVAL;
+	}
+	ret = inet_addr_add(dev->ifindex, addr, plen);
+	if (ret)
+		ERR("addr add %s dev %s: %s", cidr, devname, strerror(-ret));
+	return ret;
+}
+
+int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
+		      const char *devname, char *err, size_t errlen)
+{
+	struct net_device *dev = NULL;
+	struct in_addr gw = { 0 };
+	u8 plen, rtn = RTN_UNICAST;
+	u32 dst;
+	int ret;
+
+	if (parse_prefix(prefix, &dst, &plen, false)) {
+		ERR("'%s' is not a prefix (A.B.C.D/LEN or default)", prefix);
+		return -EINVAL;
+	}
+	if (type && strcmp(type, "unicast")) {
+		if (!strcmp(type, "blackhole"))
+			rtn = RTN_BLACKHOLE;
+		else if (!strcmp(type, "unreachable"))
+			rtn = RTN_UNREACHABLE;
+		else if (!strcmp(type, "prohibit"))
+			rtn = RTN_PROHIBIT;
+		else {
+			ERR("unknown route type '%s'", type);
+			return -EINVAL;
+		}
+	}
+	if (devname && !(dev = find_dev(devname, err, errlen)))
+		return -ENODEV;
+	if (via && inet_pton(AF_INET, via, &gw) != 1) {
+		ERR("'%s' is not an IPv4 address", via);
+		return -EINVAL;
+	}
+	if (rtn == RTN_UNICAST && !via && !dev) {
+		ERR("route add %s: needs via GW or dev NAME", prefix);
+		return -EINVAL;
+	}
+	ret = fib_route_add(dst, plen, rtn, gw.s_addr, dev ? dev->ifindex : 0);
+	if (ret == -ENETUNREACH)
+		ERR("route add %s: gateway %s is not on a connected network%s", prefix,
+		    via ? via : "", dev ? " of that device" : "");
+	else if (ret)
+		ERR("route add %s: %s", prefix, strerror(-ret));
+	return ret;
+}
+
+int uxdp_ip_neigh_add(const char *ipstr, const char *lladdr, const char *devname,
+		      char *err, size_t errlen)
+{
+	struct net_device *dev = find_dev(devname, err, errlen);
+	unsigned int m[6];
+	struct in_addr a;
+	u8 mac[6];
+	char c;
+	int ret;
+
+	if (!dev)
+		return -ENODEV;
+	if (inet_pton(AF_INET, ipstr, &a) != 1) {
+		ERR("'%s' is not an IPv4 address", ipstr);
+		return -EINVAL;
+	}
+	if (sscanf(lladdr, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &c) != 6) {
+		ERR("'%s' is not a MAC address", lladdr);
+		return -EINVAL;
+	}
+	for (int i = 0; i < 6; i++) {
+		if (m[i] > 255) {
+			ERR("'%s' is not a MAC address", lladdr);
+			return -EINVAL;
+		}
+		mac[i] = m[i];
+	}
+	ret = neigh_add(a.s_addr, dev->ifindex, mac);
+	if (ret)
+		ERR("neigh add %s: %s", ipstr, strerror(-ret));
+	return ret;
+}
+
+int uxdp_sysctl_set(const char *key, const char *value, char *err, size_t errlen)
+{
+	int ret = ipv4_sysctl_set(key, value);
+
+	if (ret == -ENOENT)
+		ERR("unknown sysctl '%s'", key);
+	else if (ret)
+		ERR("sysctl %s: bad value '%s'", key, value);
+	return ret;
+}
+
+int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max)
+{
+	u64 ip[IPSTATS_MIB_MAX], icmp[ICMP_MIB_MAX];
+	int n = 0;
+
+	ipv4_mib_get(ip, icmp);
+	for (int i = 0; i < IPSTATS_MIB_MAX; i++, n++) {
+		if (n < max) {
+			snprintf(names[n], 48, "Ip.%s", ipstats_mib_name(i));
+			values[n] = ip[i];
+		}
+	}
+	for (int i = 0; i < ICMP_MIB_MAX; i++, n++) {
+		if (n < max) {
+			snprintf(names[n], 48, "Icmp.%s", icmp_mib_name(i));
+			values[n] = icmp[i];
+		}
+	}
+	return n;
+}
+
+static const char *ifname(int ifindex)
+{
+	struct net_device *dev = dev_get_by_index(ifindex);
+
+	return dev ? dev->name : "?";
+}
+
+int uxdp_ip_show(int what, int i, char *buf, size_t len)
+{
+	static const char *const types[] = {
+		[RTN_UNICAST] = "", [RTN_LOCAL] = "local ", [RTN_BLACKHOLE] = "blackhole ",
+		[RTN_UNREACHABLE] = "unreachable ", [RTN_PROHIBIT] = "prohibit ",
+	};
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN];
+
+	if (what == 0) {
+		const struct in_ifaddr *ifa = inet_addr_at(i);
+
+		if (!ifa)
+			return -ENOENT;
+		inet_ntop(AF_INET, &ifa->local, a, sizeof(a));
+		snprintf(buf, len, "inet %s/%u dev %s", a, ifa->plen, ifname(ifa->ifindex));
+	} else if (what == 1) {
+		const struct fib_route *r = fib_route_at(i);
+
+		if (!r)
+			return -ENOENT;
+		inet_ntop(AF_INET, &r->dst, a, sizeof(a));
+		inet_ntop(AF_INET, &r->gw, g, sizeof(g));
+		snprintf(buf, len, "%s%s/%u%s%s%s%s%s", r->type < sizeof(types) / sizeof(types[0]) &&
+			 types[r->type] ? types[r->type] : "", a, r->plen, r->gw ? " via " : "",
+			 r->gw ? g : "", r->oif ? " dev " : "", r->oif ? ifname(r->oif) : "",
+			 r->scope_link ? " scope link" : "");
+	} else {
+		const struct neighbour *n = neigh_at(i);
+
+		if (!n)
+			return -ENOENT;
+		inet_ntop(AF_INET, &n->primary_key, a, sizeof(a));
+		snprintf(buf, len, "%s dev %s lladdr %02x:%02x:%02x:%02x:%02x:%02x PERMANENT", a,
+			 ifname(n->ifindex), n->ha[0], n->ha[1], n->ha[2], n->ha[3], n->ha[4],
+			 n->ha[5]);
+	}
+	return 0;
+}
+
+void uxdp_ip_reset(void)
+{
+	inet_exit();
+}
