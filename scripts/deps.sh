@@ -17,6 +17,7 @@ PACKAGES=(
 	tshark                                         # checks captured frames in tests
 	valgrind                                       # instruction counts (callgrind)
 	gnuplot-nox                                    # plots in lab reports
+	libxml2-utils                                  # xmllint: lab report SVGs are checked by parsing
 )
 
 missing=()

@@ -130,7 +130,8 @@ START_TEST(test_detects_one_percent)
 		ck_assert(fabs(ci.est - 0.01) < 0.005);
 	}
 	ck_assert_uint_eq(detected, 200);
-	ck_assert_uint_ge(covered, 190);
+	/* coverage ~94.5 % (see test_equal_no_difference): 189 +- 3 expected */
+	ck_assert_uint_ge(covered, 180);
 }
 END_TEST
 

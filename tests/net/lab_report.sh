@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The lab end to end: `uxdp -j ab` on the veth-bulk topology with --vary and
+# with two scripts, --report's data.json read with jq, its SVG plots parsed
+# by xmllint, early stop at --precision, usage errors (exit 2), and
+# --metric insns (callgrind) giving the same instructions per packet for
+# the same variant twice (skipped in sanitizer builds: valgrind and ASan
+# do not mix).
+# Usage: lab_report.sh UXDP EXAMPLES_DIR [san]
+set -eu
+UXDP=$1
+EX=$2
+SAN=${3:-}
+command -v jq >/dev/null || { echo "jq missing"; exit 77; }
+command -v xmllint >/dev/null || { echo "xmllint missing (libxml2-utils)"; exit 77; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# 1. --vary with a report
+"$UXDP" -j ab "$EX/veth-bulk-ab.uxdp" --vary "dev veth1 xdp_batch 0,8,16" \
+	--rounds 3 --time 0.1 --report "$T/r" >"$T/out.json" || fail "uxdp ab --vary"
+cmp -s "$T/out.json" "$T/r/data.json" || fail "stdout JSON differs from data.json"
+jq -e '.metric == "mpps" and .rounds == 3 and (.variants | length) == 3
+	and ([.variants[].name] == ["xdp_batch 0", "xdp_batch 8", "xdp_batch 16"])
+	and (.variants | all(.values | length == 3))
+	and (.variants | all(.median > 0 and .min <= .median and .median <= .max))
+	and (.variants | all(.mean_ci[0] <= .mean and .mean <= .mean_ci[1]))
+	and (.variants[0].ratio == null)
+	and (.variants[1:] | all(.ratio.lo <= .ratio.est and .ratio.est <= .ratio.hi))
+	and (.variants[1:] | all(.verdict | test("faster|slower|no difference")))
+	and (.variants[2].set == "dev veth1 xdp_batch 16")' "$T/r/data.json" >/dev/null \
+	|| fail "data.json content: $(cat "$T/r/data.json")"
+for f in throughput.svg rounds-cdf.svg; do
+	[ -s "$T/r/$f" ] || fail "$f missing"
+	xmllint --noout "$T/r/$f" || fail "$f is not well-formed XML"
+	grep -q "xdp_batch 16" "$T/r/$f" || fail "$f has no legend"
+done
+grep -q '^\*\*Verdict:\*\*' "$T/r/summary.md" || fail "summary.md has no verdict"
+grep -q 'throughput.svg' "$T/r/summary.md" || fail "summary.md does not show the plot"
+
+# 2. two scripts, named after their files; early stop at a loose precision
+cp "$EX/veth-bulk-ab.uxdp" "$T/a.uxdp"
+sed 's/xdp_batch 16/xdp_batch 0/' "$EX/veth-bulk-ab.uxdp" >"$T/b.uxdp"
+"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.1 --precision 90% >"$T/ab.json" \
+	|| fail "uxdp ab A B"
+jq -e '([.variants[].name] == ["a", "b"]) and .stopped_early and .rounds == 5
+	and .precision == 0.9' "$T/ab.json" >/dev/null || fail "two scripts: $(cat "$T/ab.json")"
+
+# 3. usage errors
+printf 'link add eth0 type gen\nrun 1s\n' >"$T/nomeasure.uxdp"
+rc=0; "$UXDP" ab "$T/nomeasure.uxdp" "$T/a.uxdp" --rounds 2 --time 0.1 2>"$T/err" >/dev/null || rc=$?
+[ "$rc" -ne 0 ] || fail "a script without 'measure' was accepted"
+grep -q "measure DEV" "$T/err" || fail "no explanation: $(cat "$T/err")"
+rc=0; "$UXDP" ab "$T/a.uxdp" "$T/b.uxdp" --metric p99 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--metric p99 gave $rc, not 2"
+rc=0; "$UXDP" ab "$T/a.uxdp" --vary "dev veth1 xdp_batch 8" 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--vary with one value gave $rc, not 2"
+
+# 4. instructions per packet: deterministic
+if [ -z "$SAN" ] && command -v valgrind >/dev/null; then
+	"$UXDP" -j ab "$T/a.uxdp" "$T/a.uxdp" --metric insns --count 5000 >"$T/insns.json" \
+		|| fail "--metric insns"
+	jq -e '(.variants | all(.insns_per_packet > 100))
+		and ((.variants[0].insns_per_packet - .variants[1].insns_per_packet)
+		     | fabs < 0.5)' "$T/insns.json" >/dev/null || fail "insns: $(cat "$T/insns.json")"
+fi
+echo "lab report: ok"
