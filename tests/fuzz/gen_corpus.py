@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Regenerate the hand-made seed corpora corpus/pkt and corpus/skb.
+"""Regenerate the hand-made seed corpora corpus/pkt and corpus/skb (the
+files named by a SHA-1 next to them are fuzzer-found inputs kept by
+`fuzz-<target> -merge=1`).
 
 corpus/pkt: Ethernet frames of every kind the parsers and eth_type_trans()
 see (IPv4/IPv6 with TCP, UDP, ICMP; 802.1Q and QinQ; ARP; 802.3 LLC and raw
