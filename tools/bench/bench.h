@@ -17,6 +17,7 @@ struct bench_mode {
 int bench_skb_main(int argc, char **argv);
 int bench_veth_main(int argc, char **argv);
 int bench_hist_main(int argc, char **argv);
+int bench_generic_main(int argc, char **argv);
 
 uint64_t bench_now_ns(void);
 /* Median of @n doubles (sorts @v in place). */
