@@ -182,14 +182,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int svg_plot_cdf(FILE *f, const char *title, const char *unit,
-		 const struct svg_series *s, unsigned int nr)
+/* Axes of a CDF plot over the values of @s; fills @x. */
+static void cdf_frame(FILE *f, const char *title, const char *unit,
+		      const struct svg_series *s, unsigned int nr, struct axis *xa,
+		      const struct axis *y)
 {
 	double lo = INFINITY, hi = -INFINITY;
-	struct axis x, y = { 0, 1, 0.2 };
+	struct axis x;
 
-	if (!nr)
-		return -EINVAL;
 	for (unsigned int i = 0; i < nr; i++)
 		for (unsigned int k = 0; k < s[i].n; k++) {
 			lo = fmin(lo, s[i].v[k]);
@@ -198,8 +198,9 @@ int svg_plot_cdf(FILE *f, const char *title, const char *unit,
 	if (lo > hi)
 		lo = hi = 0;
 	axis_fit(&x, lo, hi);
+	*xa = x;
 	header(f, title);
-	y_axis(f, &y, "fraction \u2264 x");
+	y_axis(f, y, "fraction \u2264 x");
 	fprintf(f, "<g text-anchor=\"middle\">\n");
 	for (double v = x.lo; v <= x.hi + x.step / 2; v += x.step)
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\">%g</text>\n", map_x(&x, v), H - MB + 18,
@@ -208,6 +209,39 @@ int svg_plot_cdf(FILE *f, const char *title, const char *unit,
 		H - MB + 40);
 	xml_text(f, unit);
 	fputs("</text>\n", f);
+}
+
+int svg_plot_quantiles(FILE *f, const char *title, const char *unit,
+		       const struct svg_series *s, unsigned int nr, const double *probs)
+{
+	struct axis x, y = { 0, 1, 0.2 };
+
+	if (!nr)
+		return -EINVAL;
+	cdf_frame(f, title, unit, s, nr, &x, &y);
+	for (unsigned int i = 0; i < nr; i++) {
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+			colours[i % 8]);
+		for (unsigned int k = 0; k < s[i].n; k++)
+			fprintf(f, "%s%.1f,%.1f", k ? " " : "", map_x(&x, s[i].v[k]),
+				map_y(&y, probs[k]));
+		fputs("\"/>\n", f);
+		for (unsigned int k = 0; k < s[i].n; k++)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+				map_x(&x, s[i].v[k]), map_y(&y, probs[k]), colours[i % 8]);
+	}
+	legend(f, s, nr);
+	return finish(f);
+}
+
+int svg_plot_cdf(FILE *f, const char *title, const char *unit,
+		 const struct svg_series *s, unsigned int nr)
+{
+	struct axis x, y = { 0, 1, 0.2 };
+
+	if (!nr)
+		return -EINVAL;
+	cdf_frame(f, title, unit, s, nr, &x, &y);
 	for (unsigned int i = 0; i < nr; i++) {
 		double *v, px, py;
 

@@ -6,8 +6,9 @@
  *    estimate as a bar mark with the 95 % CI as an error bar; the value axis
  *    spans the data (it does not start at zero: the differences of interest
  *    are a few percent, and the axis labels say where it starts);
- *  - svg_plot_cdf(): empirical CDFs, one step line per series (latency, or
- *    the distribution of per-round values).
+ *  - svg_plot_cdf(): empirical CDFs, one step line per series (the
+ *    distribution of per-round values), and svg_plot_quantiles() for a CDF
+ *    known at a few quantiles (latency p50, p90, p99, ...).
  * Text is XML-escaped; output is well-formed XML (tests run xmllint).
  *
  * Header of plain C (no kernel types): the uxdp tool includes it.
@@ -31,5 +32,12 @@ int svg_plot_ci(FILE *f, const char *title, const char *unit,
 		const struct svg_series *s, unsigned int nr);
 int svg_plot_cdf(FILE *f, const char *title, const char *unit,
 		 const struct svg_series *s, unsigned int nr);
+/*
+ * svg_plot_quantiles() - a CDF known only at some quantiles: s[i].v holds
+ * s[i].n values, the quantiles at @probs (ascending), drawn as a line with
+ * a marker per point. For latency histograms reported as p50/p90/p99...
+ */
+int svg_plot_quantiles(FILE *f, const char *title, const char *unit,
+		       const struct svg_series *s, unsigned int nr, const double *probs);
 
 #endif

@@ -52,12 +52,28 @@ printf 'link add eth0 type gen\nrun 1s\n' >"$T/nomeasure.uxdp"
 rc=0; "$UXDP" ab "$T/nomeasure.uxdp" "$T/a.uxdp" --rounds 2 --time 0.1 2>"$T/err" >/dev/null || rc=$?
 [ "$rc" -ne 0 ] || fail "a script without 'measure' was accepted"
 grep -q "measure DEV" "$T/err" || fail "no explanation: $(cat "$T/err")"
-rc=0; "$UXDP" ab "$T/a.uxdp" "$T/b.uxdp" --metric p99 2>/dev/null || rc=$?
-[ "$rc" -eq 2 ] || fail "--metric p99 gave $rc, not 2"
+rc=0; "$UXDP" ab "$T/a.uxdp" "$T/b.uxdp" --metric p99 --rounds 2 --time 0.1 2>"$T/err" >/dev/null || rc=$?
+[ "$rc" -ne 0 ] || fail "--metric p99 without a generic XDP hook was accepted"
+grep -q "xdpgeneric" "$T/err" || fail "no explanation: $(cat "$T/err")"
 rc=0; "$UXDP" ab "$T/a.uxdp" --vary "dev veth1 xdp_batch 8" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "--vary with one value gave $rc, not 2"
 
-# 4. instructions per packet: deterministic
+# 4. latency of the generic XDP hook: p50 per round, the latency CDF plot
+cat >"$T/g.uxdp" <<EOS
+link add eth0 type gen size 64 proto udp src 198.18.0.1 dst 198.19.0.1
+link set dev eth0 xdpgeneric obj xdp_generic.o name xdp_generic_hdr
+run 1s measure eth0
+EOS
+"$UXDP" -j ab "$T/g.uxdp" --vary "dev eth0 xdpgeneric_linearize 0,1" --metric p50 \
+	--rounds 3 --time 0.1 --report "$T/lat" >"$T/lat.json" || fail "--metric p50"
+jq -e '.metric == "p50" and .unit == "ns" and (.variants | all(.median > 0 and .median < 1e6))
+	and (.variants[1].verdict | test("faster|slower|no difference"))' "$T/lat.json" \
+	>/dev/null || fail "p50: $(cat "$T/lat.json")"
+for f in latency.svg rounds-cdf.svg latency-cdf.svg; do
+	xmllint --noout "$T/lat/$f" || fail "$f is not well-formed XML"
+done
+
+# 5. instructions per packet: deterministic
 if [ -z "$SAN" ] && command -v valgrind >/dev/null; then
 	"$UXDP" -j ab "$T/a.uxdp" "$T/a.uxdp" --metric insns --count 5000 >"$T/insns.json" \
 		|| fail "--metric insns"

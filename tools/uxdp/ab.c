@@ -71,7 +71,8 @@ struct ab_variant {
 	char knob[256];		/* "dev veth1 xdp_batch 8" or "" */
 	pid_t pid;
 	FILE *to, *from;
-	double *v;		/* one value per round */
+	double *v;		/* one value per round: pps, or ns */
+	double *lat;		/* AB_LAT_Q quantiles per round (latency metrics) */
 	unsigned int n;
 	double warm;
 	struct stats_summary sum;
@@ -91,7 +92,24 @@ static unsigned int nr_variants;
 struct ab_spec {
 	char measure[16];
 	unsigned int workers;
+	bool latency;		/* sample the generic XDP hook's latency */
 };
+
+/* Latency quantiles per round (generic XDP hook, ns): min p50 p90 p99 p999 */
+#define AB_LAT_Q	5
+static const double lat_probs[AB_LAT_Q] = { 0, 0.5, 0.9, 0.99, 0.999 };
+
+struct ab_sample {
+	double pps;
+	uint64_t pkts;
+	double lat[AB_LAT_Q];
+	uint64_t lat_count;
+};
+
+static enum ab_metric metric;
+/* values are kept in pps or ns; shown in Mpps or ns */
+#define SCALE	(metric == AB_MPPS ? 1e6 : 1.0)
+#define UNIT	(metric == AB_MPPS ? "Mpps" : "ns")
 
 static int tokenize(char *line, char **argv, int max)
 {
@@ -134,7 +152,11 @@ static int call_table(const struct script_cmd *c, int argc, char **argv, const c
 /* Parse the first `run` line's options we use. */
 static int parse_run_line(int argc, char **argv, struct ab_spec *spec)
 {
-	for (int i = 0; i + 1 < argc; i++) {
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "latency"))
+			spec->latency = true;
+		if (i + 1 >= argc)
+			break;
 		if (!strcmp(argv[i], "measure"))
 			snprintf(spec->measure, sizeof(spec->measure), "%s", argv[i + 1]);
 		else if (!strcmp(argv[i], "workers"))
@@ -211,7 +233,7 @@ static void ab_teardown(void)
 
 /* One round: run @opts, the measured device's rate and packet count. */
 static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t count,
-		    double *pps, uint64_t *pkts)
+		    struct ab_sample *smp)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = spec->workers,
 				   .duration_ns = duration_ns, .count = count };
@@ -220,18 +242,36 @@ static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t c
 	int ret;
 
 	uxdp_link_stats_reset();
+	if (spec->latency && uxdp_xdpgeneric_latency(true))
+		return -ENOMEM;
 	ret = uxdp_run(&o, &ns);
+	if (!ret && spec->latency) {
+		struct uxdp_latency l = { .sz = sizeof(l) };
+
+		ret = uxdp_xdpgeneric_latency_get(UXDP_LAT_XDPGENERIC_HOOK, &l);
+		smp->lat[0] = l.min;
+		smp->lat[1] = l.p50;
+		smp->lat[2] = l.p90;
+		smp->lat[3] = l.p99;
+		smp->lat[4] = l.p999;
+		smp->lat_count = l.count;
+	}
+	if (spec->latency)
+		uxdp_xdpgeneric_latency(false);
 	if (ret)
 		return ret;
 	ret = uxdp_link_get_info(uxdp_link_ifindex(spec->measure), &li);
 	if (ret)
 		return ret;
-	*pkts = li.rx_packets;
-	*pps = ns ? li.rx_packets / (ns / 1e9) : 0;
+	smp->pkts = li.rx_packets;
+	smp->pps = ns ? li.rx_packets / (ns / 1e9) : 0;
 	return 0;
 }
 
-/* The child's loop: "run\n" -> "PPS PACKETS\n" (or "error ...\n"), EOF -> exit. */
+/*
+ * The child's loop: "run\n" -> "PPS PACKETS LATCOUNT MIN P50 P90 P99 P999\n"
+ * (or "error ...\n"), EOF -> exit.
+ */
 static void __attribute__((noreturn)) ab_child(struct ab_variant *v, int in, int out,
 						double secs)
 {
@@ -243,17 +283,20 @@ static void __attribute__((noreturn)) ab_child(struct ab_variant *v, int in, int
 	json_output = false;
 	quiet = true;
 	ret = ab_setup(v->script, v->knob, &spec);
+	if (metric == AB_P50 || metric == AB_P99)
+		spec.latency = true;
 	fprintf(wr, ret ? "error setup\n" : "ready\n");
 	fflush(wr);
 	while (!ret && fgets(cmd, sizeof(cmd), rd)) {
-		double pps = 0;
-		uint64_t pkts = 0;
-		int err = ab_round(&spec, (uint64_t)(secs * 1e9), 0, &pps, &pkts);
+		struct ab_sample smp = { 0 };
+		int err = ab_round(&spec, (uint64_t)(secs * 1e9), 0, &smp);
 
 		if (err)
 			fprintf(wr, "error %s\n", strerror(-err));
 		else
-			fprintf(wr, "%.3f %" PRIu64 "\n", pps, pkts);
+			fprintf(wr, "%.3f %" PRIu64 " %" PRIu64 " %.0f %.0f %.0f %.0f %.0f\n", smp.pps,
+				smp.pkts, smp.lat_count, smp.lat[0], smp.lat[1], smp.lat[2],
+				smp.lat[3], smp.lat[4]);
 		fflush(wr);
 	}
 	ab_teardown();
@@ -294,23 +337,38 @@ static int ab_spawn(struct ab_variant *v, double secs)
 	return 0;
 }
 
-static int ab_ask(struct ab_variant *v, double *pps)
+/* One round of @v; its metric value in *@val, its latency quantiles in @lat if non-NULL */
+static int ab_ask(struct ab_variant *v, double *val, double *lat)
 {
-	char line[128];
-	uint64_t pkts;
+	struct ab_sample smp = { 0 };
+	char line[256];
 
 	if (fputs("run\n", v->to) < 0 || fflush(v->to))
 		return -EIO;
 	if (!fgets(line, sizeof(line), v->from))
 		return -EIO;
-	if (sscanf(line, "%lf %" SCNu64, pps, &pkts) != 2) {
+	if (sscanf(line, "%lf %" SCNu64 " %" SCNu64 " %lf %lf %lf %lf %lf", &smp.pps, &smp.pkts,
+		   &smp.lat_count, &smp.lat[0], &smp.lat[1], &smp.lat[2], &smp.lat[3],
+		   &smp.lat[4]) != 8) {
 		fprintf(stderr, "uxdp ab: %s: %s", v->name, line);
 		return -EIO;
 	}
-	if (!pkts) {
+	if (!smp.pkts) {
 		fprintf(stderr, "uxdp ab: %s: nothing reached the measured device\n", v->name);
 		return -EIO;
 	}
+	if (metric == AB_MPPS) {
+		*val = smp.pps;
+		return 0;
+	}
+	if (!smp.lat_count) {
+		fprintf(stderr, "uxdp ab: %s: no latency samples: p50/p99 are the generic XDP hook's "
+			"(link set dev DEV xdpgeneric obj F)\n", v->name);
+		return -EIO;
+	}
+	*val = metric == AB_P50 ? smp.lat[1] : smp.lat[3];
+	if (lat)
+		memcpy(lat, smp.lat, sizeof(smp.lat));
 	return 0;
 }
 
@@ -336,17 +394,17 @@ static void ab_reap(void)
 static int ab_count_run(const char *script, const char *knob, uint64_t count)
 {
 	struct ab_spec spec = { 0 };
-	uint64_t pkts = 0;
-	double pps;
+	struct ab_sample smp = { 0 };
 	int ret;
 
 	ret = ab_setup(script, knob ? knob : "", &spec);
 	if (!ret) {
 		spec.workers = 1;
-		ret = ab_round(&spec, 0, count, &pps, &pkts) ? 1 : 0;
+		spec.latency = false;
+		ret = ab_round(&spec, 0, count, &smp) ? 1 : 0;
 	}
 	if (!ret)
-		printf("packets %" PRIu64 "\n", pkts);
+		printf("packets %" PRIu64 "\n", smp.pkts);
 	ab_teardown();
 	return ret;
 }
@@ -448,7 +506,7 @@ struct ab_run {
 static void write_json(FILE *f, const struct ab_run *r)
 {
 	fprintf(f, "{\"metric\":\"%s\",\"unit\":\"%s\",", metric_names[r->metric],
-		r->metric == AB_INSNS ? "insns/packet" : "Mpps");
+		r->metric == AB_INSNS ? "insns/packet" : UNIT);
 	if (r->metric == AB_INSNS)
 		fprintf(f, "\"count\":%" PRIu64 ",", r->count);
 	else
@@ -478,15 +536,15 @@ static void write_json(FILE *f, const struct ab_run *r)
 				   "],\"packets\":[%" PRIu64 ",%" PRIu64 "]",
 				v->insns_pp, v->ir[0], v->ir[1], v->pkts[0], v->pkts[1]);
 		} else {
-			fprintf(f, ",\"warmup\":%.6f,\"values\":[", v->warm / 1e6);
+			fprintf(f, ",\"warmup\":%.6f,\"values\":[", v->warm / SCALE);
 			for (unsigned int k = 0; k < v->n; k++)
-				fprintf(f, "%s%.6f", k ? "," : "", v->v[k] / 1e6);
+				fprintf(f, "%s%.6f", k ? "," : "", v->v[k] / SCALE);
 			fprintf(f, "],\"median\":%.6f,\"q1\":%.6f,\"q3\":%.6f,\"min\":%.6f,"
 				   "\"max\":%.6f,\"mean\":%.6f,\"sd\":%.6f,\"rsd\":%.6f,"
 				   "\"mean_ci\":[%.6f,%.6f]",
-				v->sum.median / 1e6, v->sum.q1 / 1e6, v->sum.q3 / 1e6, v->sum.min / 1e6,
-				v->sum.max / 1e6, v->sum.mean / 1e6, v->sum.sd / 1e6, v->sum.rsd,
-				v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6);
+				v->sum.median / SCALE, v->sum.q1 / SCALE, v->sum.q3 / SCALE, v->sum.min / SCALE,
+				v->sum.max / SCALE, v->sum.mean / SCALE, v->sum.sd / SCALE, v->sum.rsd,
+				v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE);
 		}
 		if (i && r->metric != AB_INSNS)
 			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s}",
@@ -520,11 +578,12 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 		}
 	} else {
 		if (md)
-			fprintf(f, "| variant | rounds | median Mpps | IQR | spread (rsd) | mean [95 %% CI] | vs first [95 %% CI] |\n"
-				   "|---|---:|---:|---:|---:|---:|---:|\n");
+			fprintf(f, "| variant | rounds | median %s | IQR | spread (rsd) | mean [95 %% CI] | vs first [95 %% CI] |\n"
+				   "|---|---:|---:|---:|---:|---:|---:|\n", metric == AB_MPPS ? "Mpps" :
+				   metric == AB_P50 ? "p50 ns" : "p99 ns");
 		else
 			fprintf(f, "%-24s %6s %10s %17s %7s %20s\n", "variant", "rounds", "median",
-				"IQR (Mpps)", "rsd", "vs first [95% CI]");
+				metric == AB_MPPS ? "IQR (Mpps)" : "IQR (ns)", "rsd", "vs first [95% CI]");
 		for (unsigned int i = 0; i < nr_variants; i++) {
 			struct ab_variant *v = &variants[i];
 			char vs[64] = "-";
@@ -534,12 +593,12 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 					 v->ratio.lo * 100, v->ratio.hi * 100);
 			if (md)
 				fprintf(f, "| %s | %u | %.3f | %.3f–%.3f | %.2f %% | %.3f [%.3f, %.3f] | %s |\n",
-					v->name, v->n, v->sum.median / 1e6, v->sum.q1 / 1e6,
-					v->sum.q3 / 1e6, v->sum.rsd * 100, v->mean_ci.est / 1e6,
-					v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6, vs);
+					v->name, v->n, v->sum.median / SCALE, v->sum.q1 / SCALE,
+					v->sum.q3 / SCALE, v->sum.rsd * 100, v->mean_ci.est / SCALE,
+					v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE, vs);
 			else
 				fprintf(f, "%-24s %6u %10.3f %8.3f-%-8.3f %6.2f%% %20s\n", v->name, v->n,
-					v->sum.median / 1e6, v->sum.q1 / 1e6, v->sum.q3 / 1e6,
+					v->sum.median / SCALE, v->sum.q1 / SCALE, v->sum.q3 / SCALE,
 					v->sum.rsd * 100, vs);
 		}
 	}
@@ -550,6 +609,8 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 
 static int write_report(const char *dir, const struct ab_run *r)
 {
+	const char *main_svg = r->metric == AB_MPPS ? "throughput.svg" : "latency.svg";
+	static double qv[AB_MAX_VARIANTS][AB_LAT_Q];
 	struct svg_series s[AB_MAX_VARIANTS];
 	char path[PATH_MAX];
 	FILE *f;
@@ -587,7 +648,8 @@ static int write_report(const char *dir, const struct ab_run *r)
 			r->elapsed, STATS_RESAMPLES);
 	print_text(f, r, true);
 	if (r->metric != AB_INSNS)
-		fprintf(f, "\n![throughput](throughput.svg)\n\n![rounds](rounds-cdf.svg)\n");
+		fprintf(f, "\n![%s](%s)\n\n![rounds](rounds-cdf.svg)\n%s", main_svg, main_svg,
+			r->metric == AB_MPPS ? "" : "\n![latency CDF](latency-cdf.svg)\n");
 	if (fclose(f))
 		goto err;
 	if (r->metric == AB_INSNS)
@@ -596,27 +658,57 @@ static int write_report(const char *dir, const struct ab_run *r)
 		struct ab_variant *v = &variants[i];
 
 		for (unsigned int k = 0; k < v->n; k++)
-			v->v[k] /= 1e6;
-		s[i] = (struct svg_series){ v->name, v->v, v->n, v->mean_ci.est / 1e6,
-					    v->mean_ci.lo / 1e6, v->mean_ci.hi / 1e6 };
+			v->v[k] /= SCALE;
+		s[i] = (struct svg_series){ v->name, v->v, v->n, v->mean_ci.est / SCALE,
+					    v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE };
 	}
-	snprintf(path, sizeof(path), "%s/throughput.svg", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, main_svg);
 	f = fopen(path, "w");
 	if (!f)
 		goto err;
-	ret = svg_plot_ci(f, "Throughput per variant (95 % CI of the mean)", "Mpps", s, nr_variants);
+	if (r->metric == AB_MPPS)
+		ret = svg_plot_ci(f, "Throughput per variant (95 % CI of the mean)", "Mpps", s,
+				  nr_variants);
+	else
+		ret = svg_plot_ci(f, r->metric == AB_P50 ?
+				  "Generic XDP hook p50 latency per variant (95 % CI of the mean)" :
+				  "Generic XDP hook p99 latency per variant (95 % CI of the mean)",
+				  "ns", s, nr_variants);
 	if (fclose(f) || ret)
 		goto err;
 	snprintf(path, sizeof(path), "%s/rounds-cdf.svg", dir);
 	f = fopen(path, "w");
 	if (!f)
 		goto err;
-	ret = svg_plot_cdf(f, "Distribution of the rounds", "Mpps per round", s, nr_variants);
+	ret = svg_plot_cdf(f, "Distribution of the rounds",
+			   r->metric == AB_MPPS ? "Mpps per round" : "ns per round", s, nr_variants);
 	if (fclose(f) || ret)
 		goto err;
 	for (unsigned int i = 0; i < nr_variants; i++)
 		for (unsigned int k = 0; k < variants[i].n; k++)
-			variants[i].v[k] *= 1e6;
+			variants[i].v[k] *= SCALE;
+	if (r->metric == AB_MPPS)
+		return 0;
+	/* latency CDF: per quantile, its median over the rounds */
+	for (unsigned int i = 0; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+		double col[AB_MAX_ROUNDS];
+
+		for (unsigned int q = 0; q < AB_LAT_Q; q++) {
+			for (unsigned int k = 0; k < v->n; k++)
+				col[k] = v->lat[k * AB_LAT_Q + q];
+			qv[i][q] = stats_median(col, v->n);
+		}
+		s[i] = (struct svg_series){ .name = v->name, .v = qv[i], .n = AB_LAT_Q };
+	}
+	snprintf(path, sizeof(path), "%s/latency-cdf.svg", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	ret = svg_plot_quantiles(f, "Generic XDP hook latency (median over rounds of min, p50, p90, p99, p99.9)",
+				 "ns", s, nr_variants, lat_probs);
+	if (fclose(f) || ret)
+		goto err;
 	return 0;
 err:
 	p_err("%s: %s", path, strerror(errno ? errno : EIO));
@@ -650,7 +742,12 @@ static bool ab_analyse(double precision)
 			tight = false;
 			continue;
 		}
-		stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "faster", "slower");
+		if (metric == AB_MPPS)
+			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "faster",
+				      "slower");
+		else
+			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "slower",
+				      "faster");
 		tight &= stats_ci_halfwidth(&v->ratio) < precision;
 	}
 	return tight;
@@ -669,13 +766,13 @@ static int ab_rounds(struct ab_run *r)
 	}
 	/* warm-up: one round each, thrown away */
 	for (unsigned int i = 0; i < nr_variants; i++)
-		if (ab_ask(&variants[i], &variants[i].warm))
+		if (ab_ask(&variants[i], &variants[i].warm, NULL))
 			return 1;
 	for (r->rounds = 0; r->rounds < r->max_rounds; r->rounds++) {
 		for (unsigned int i = 0; i < nr_variants; i++) {
 			struct ab_variant *v = &variants[i];
 
-			if (ab_ask(v, &v->v[v->n]))
+			if (ab_ask(v, &v->v[v->n], v->lat + v->n * AB_LAT_Q))
 				return 1;
 			v->n++;
 		}
@@ -755,10 +852,10 @@ static void usage(void)
 		"       uxdp ab SCRIPT --vary \"dev DEV KNOB V1,V2,...\" [OPTIONS]\n"
 		"  --rounds N       rounds per variant at most (default 20)\n"
 		"  --time S         seconds per round (default 1)\n"
-		"  --metric M       mpps (default) | insns | p50 | p99\n"
+		"  --metric M       mpps (default) | insns | p50 | p99 (generic XDP hook latency)\n"
 		"  --precision P%%   stop once every CI half-width is below P (default: run all rounds)\n"
 		"  --count N        frames per callgrind run for --metric insns (default 100000)\n"
-		"  --report DIR     write summary.md, data.json, throughput.svg, rounds-cdf.svg\n");
+		"  --report DIR     write summary.md, data.json and SVG plots\n");
 }
 
 int do_ab(int argc, char **argv)
@@ -852,11 +949,7 @@ int do_ab(int argc, char **argv)
 		}
 		return ab_count_run(argv[0], set, r.count);
 	}
-	if (r.metric == AB_P50 || r.metric == AB_P99) {
-		p_err("--metric %s: the engine does not record per-packet latency yet; "
-		      "use mpps or insns", metric_names[r.metric]);
-		return EXIT_USAGE;
-	}
+	metric = r.metric;
 	nr_variants = 0;
 	if (r.vary) {
 		if (argc != 1) {
@@ -881,7 +974,8 @@ int do_ab(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		variants[i].v = calloc(r.max_rounds, sizeof(double));
-		if (!variants[i].v)
+		variants[i].lat = calloc((size_t)r.max_rounds * AB_LAT_Q, sizeof(double));
+		if (!variants[i].v || !variants[i].lat)
 			return 1;
 	}
 	if (r.metric == AB_INSNS) {
@@ -902,6 +996,7 @@ int do_ab(int argc, char **argv)
 	}
 	for (unsigned int i = 0; i < nr_variants; i++) {
 		free(variants[i].v);
+		free(variants[i].lat);
 		variants[i] = (struct ab_variant){ 0 };
 	}
 	return ret;
