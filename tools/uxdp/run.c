@@ -53,6 +53,8 @@ static struct {
 	char measure[16];
 	double duration_s;
 	double measure_pps;
+	bool lat;		/* `latency`: generic XDP hook, prog, copy p50/p90/p99 ns */
+	uint64_t lat_ns[3][3];
 } runs[RUN_MAX];
 static unsigned int nr_runs;
 static double last_duration_s;
@@ -280,6 +282,12 @@ static void print_latency(FILE *j)
 		struct uxdp_latency l = { .sz = sizeof(l) };
 
 		uxdp_xdpgeneric_latency_get((enum uxdp_latency_kind)k, &l);
+		if (nr_runs < RUN_MAX) {
+			runs[nr_runs].lat = true;
+			runs[nr_runs].lat_ns[k][0] = l.p50;
+			runs[nr_runs].lat_ns[k][1] = l.p90;
+			runs[nr_runs].lat_ns[k][2] = l.p99;
+		}
 		if (k == UXDP_LAT_XDPGENERIC_HOOK) {
 			/* top level: the hook's own percentiles */
 			fprintf(j, "\"p50\":%" PRIu64 ",\"p90\":%" PRIu64 ",\"p99\":%" PRIu64
@@ -573,8 +581,28 @@ void run_output_end(bool print)
 			       base ? (runs[i].measure_pps / base - 1) * 100 : 0);
 		}
 	}
+	if (print && !json_output && !quiet) {
+		unsigned int sampled = 0;
+
+		for (unsigned int i = 0; i < nr_runs; i++)
+			sampled += runs[i].lat;
+		if (sampled >= 2) {
+			printf("\n%-28s %21s %21s %21s\n", "run (generic XDP, ns)",
+			       "hook p50/p90/p99", "prog p50/p90/p99", "copy p50/p90/p99");
+			for (unsigned int i = 0; i < nr_runs; i++) {
+				if (!runs[i].lat)
+					continue;
+				printf("%-28s", runs[i].label[0] ? runs[i].label : "-");
+				for (int k = 0; k < 3; k++)
+					printf(" %6" PRIu64 "/%6" PRIu64 "/%7" PRIu64, runs[i].lat_ns[k][0],
+					       runs[i].lat_ns[k][1], runs[i].lat_ns[k][2]);
+				printf("\n");
+			}
+		}
+	}
 out:
 	for (unsigned int i = 0; i < nr_runs; i++) {
+		runs[i].lat = false;
 		free(runs[i].json);
 		runs[i].json = NULL;
 	}
@@ -582,7 +610,7 @@ out:
 }
 
 const struct script_cmd run_cmds[] = {
-	{ "run", cmd_run, "run DURATION | run count N [workers N] [label TEXT] [measure DEV]" },
+	{ "run", cmd_run, "run DURATION | run count N [workers N] [label TEXT] [measure DEV] [latency]" },
 	{ "stats", cmd_stats, "stats [dev NAME] [maps] [drops]" },
 	{ 0 }
 };
