@@ -22,7 +22,8 @@
  * counter increments, r0 = K + exit) and ARRAY/PERCPU_ARRAY lookups with a constant map (the kernel's
  * map_gen_lookup) get a superinstruction at their first slot
  * (bpf_fuse_at()); the other slots keep their own handlers, so jumps
- * into a sequence still work. Per run it keeps on the C
+ * into a sequence still work; a program that starts with r0 = K; exit
+ * gets a bpf_func that just returns K. Per run it keeps on the C
  * stack: the registers, one stack area for the whole call chain (frames
  * grow down from its top; each frame's R10 is its top; zeroed only when the
  * checker saw reads it could not prove initialised), the bpf-to-bpf return
@@ -199,6 +200,10 @@ enum bpf_fused_op {
 	BPF_FUSE_RET_K,		/* r0 = K; exit */
 	BPF_FUSE_ARRAY_LOOKUP,	/* r1 = ARRAY map; call bpf_map_lookup_elem */
 	BPF_FUSE_PERCPU_ARRAY_LOOKUP,
+	BPF_FUSE_MOV_AND_JEQ,	/* d = s; then BPF_FUSE_AND_JEQ */
+	BPF_FUSE_MOV_AND_JNE,
+	BPF_FUSE_FP_ARRAY_LOOKUP, /* r2 = r10; r2 += K; then BPF_FUSE_*ARRAY_LOOKUP */
+	BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP,
 	__BPF_FUSE_MAX
 };
 
@@ -524,6 +529,10 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_FUSE_RET_K] = &&FUSE_RET_K,
 		[BPF_FUSE_ARRAY_LOOKUP] = &&FUSE_ARRAY_LOOKUP,
 		[BPF_FUSE_PERCPU_ARRAY_LOOKUP] = &&FUSE_PERCPU_ARRAY_LOOKUP,
+		[BPF_FUSE_MOV_AND_JEQ] = &&FUSE_MOV_AND_JEQ,
+		[BPF_FUSE_MOV_AND_JNE] = &&FUSE_MOV_AND_JNE,
+		[BPF_FUSE_FP_ARRAY_LOOKUP] = &&FUSE_FP_ARRAY_LOOKUP,
+		[BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP] = &&FUSE_FP_PERCPU_ARRAY_LOOKUP,
 	};
 	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
@@ -883,6 +892,23 @@ FUSE_PKT_CHECK:
 	if (tmp > addr)
 		JUMP(insn->off);
 	CONT;
+	/* a move in front of another superinstruction: a direct jump to it */
+FUSE_MOV_AND_JEQ:
+	DST = SRC;
+	insn++;
+	goto FUSE_AND_JEQ;
+FUSE_MOV_AND_JNE:
+	DST = SRC;
+	insn++;
+	goto FUSE_AND_JNE;
+FUSE_FP_ARRAY_LOOKUP:
+	DST = SRC + (u64)(s64)insn[1].imm;
+	insn += 2;
+	goto FUSE_ARRAY_LOOKUP;
+FUSE_FP_PERCPU_ARRAY_LOOKUP:
+	DST = SRC + (u64)(s64)insn[1].imm;
+	insn += 2;
+	goto FUSE_PERCPU_ARRAY_LOOKUP;
 FUSE_AND_JEQ:
 	tmp = DST & (u64)(s64)IMM;
 	DST = tmp;
@@ -1038,6 +1064,12 @@ static unsigned int bpf_prog_run_xdp_interp(const void *ctx, const struct bpf_pr
 	return (unsigned int)__bpf_prog_run(prog, ctx, NULL, 0, &reason);
 }
 
+/* A program that starts with "r0 = K; exit" (xdp_pass): nothing to run. */
+static unsigned int bpf_prog_run_xdp_ret_k(const void *ctx, const struct bpf_prog *prog)
+{
+	return (unsigned int)prog->insnsi[0].imm;
+}
+
 static unsigned int bpf_prog_run_raw_interp(const void *ctx, const struct bpf_prog *prog)
 {
 	enum bpf_abort_reason reason;
@@ -1081,6 +1113,22 @@ static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
 	const struct bpf_insn *a = &prog->insnsi[i];
 	u32 left = prog->len - i;
 
+	if (left >= 3 && bpf_is_mov64_x(a)) {
+		/* a pattern at i + 1 or i + 2 that does not start with a move */
+		int next = a[1].code == (BPF_ALU64 | BPF_AND | BPF_K) ? bpf_fuse_at(prog, i + 1) : -1;
+
+		if (next == BPF_FUSE_AND_JEQ && a[1].dst_reg == a->dst_reg)
+			return BPF_FUSE_MOV_AND_JEQ;
+		if (next == BPF_FUSE_AND_JNE && a[1].dst_reg == a->dst_reg)
+			return BPF_FUSE_MOV_AND_JNE;
+		next = a[1].code == (BPF_ALU64 | BPF_ADD | BPF_K) && a[1].dst_reg == a->dst_reg &&
+		       a->dst_reg == BPF_REG_2 && a[2].code == (BPF_LD | BPF_IMM | BPF_DW) ?
+		       bpf_fuse_at(prog, i + 2) : -1;
+		if (next == BPF_FUSE_ARRAY_LOOKUP)
+			return BPF_FUSE_FP_ARRAY_LOOKUP;
+		if (next == BPF_FUSE_PERCPU_ARRAY_LOOKUP)
+			return BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP;
+	}
 	if (left >= 3 && bpf_is_mov64_x(a) && a[1].code == (BPF_ALU64 | BPF_ADD | BPF_K) &&
 	    a[1].dst_reg == a->dst_reg && a[2].code == (BPF_JMP | BPF_JGT | BPF_X) &&
 	    a[2].dst_reg == a->dst_reg && a[2].src_reg != a->dst_reg)
@@ -1164,6 +1212,8 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 	vi->image = image;
 	if (prog->type == BPF_PROG_TYPE_UNSPEC)
 		prog->bpf_func = bpf_prog_run_raw_interp;
+	else if (bpf_fuse_at(prog, 0) == BPF_FUSE_RET_K)
+		prog->bpf_func = bpf_prog_run_xdp_ret_k;
 	else
 		prog->bpf_func = bpf_prog_run_xdp_interp;
 	return 0;

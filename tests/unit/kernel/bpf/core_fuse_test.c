@@ -108,21 +108,23 @@ END_TEST
  * xdp1's h_proto idiom: two byte loads, shift, or; then mask and compare.
  * Returns the 16-bit value, or 0xdead0000 | value when the compare hits.
  */
-static u32 run_proto(u32 pkt_len, s32 want, bool jne)
+static u32 run_proto(u32 pkt_len, s32 want, bool jne, bool mov)
 {
 	struct bpf_insn insns[] = {
 		LD_DATA(BPF_REG_2),
 		LD_DATA_END(BPF_REG_3),
 		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
 		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 14),
-		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 11),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 12),
 		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 12),	/* fused: 4 slots */
 		BPF_LDX_MEM(BPF_B, BPF_REG_6, BPF_REG_2, 13),
 		BPF_ALU64_IMM(BPF_LSH, BPF_REG_6, 8),
 		BPF_ALU64_REG(BPF_OR, BPF_REG_6, BPF_REG_5),
 		BPF_MOV64_REG(BPF_REG_0, BPF_REG_6),
-		BPF_ALU64_IMM(BPF_AND, BPF_REG_6, 0xffff),	/* fused: 2 slots */
-		BPF_JMP_IMM(jne ? BPF_JNE : BPF_JEQ, BPF_REG_6, want, 2),
+		/* fused: 2 slots, or 3 with the move */
+		mov ? BPF_MOV64_REG(BPF_REG_7, BPF_REG_6) : BPF_MOV64_IMM(BPF_REG_7, 0),
+		BPF_ALU64_IMM(BPF_AND, mov ? BPF_REG_7 : BPF_REG_6, 0xffff),
+		BPF_JMP_IMM(jne ? BPF_JNE : BPF_JEQ, mov ? BPF_REG_7 : BPF_REG_6, want, 2),
 		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_5),	/* r5 = low byte */
 		BPF_EXIT_INSN(),
 		BPF_ALU64_IMM(BPF_OR, BPF_REG_0, 0x0eadbeef),
@@ -140,12 +142,16 @@ START_TEST(test_fuse_ld_be16_and_jcc)
 	u32 lo = (u8)((XDP_PACKET_HEADROOM + 12) * 7 + 3);
 	u32 hi = (u8)((XDP_PACKET_HEADROOM + 13) * 7 + 3);
 	u32 v = hi << 8 | lo;
-	int jne;
+	int jne, mov;
 
-	for (jne = 0; jne < 2; jne++) {
-		ck_assert_uint_eq(run_proto(14, (s32)v, jne), jne ? v + lo : (v | 0x0eadbeef));
-		ck_assert_uint_eq(run_proto(14, (s32)v + 1, jne), jne ? (v | 0x0eadbeef) : v + lo);
-		ck_assert_uint_eq(run_proto(10, (s32)v, jne), 1);
+	for (mov = 0; mov < 2; mov++) {
+		for (jne = 0; jne < 2; jne++) {
+			ck_assert_uint_eq(run_proto(14, (s32)v, jne, mov),
+					  jne ? v + lo : (v | 0x0eadbeef));
+			ck_assert_uint_eq(run_proto(14, (s32)v + 1, jne, mov),
+					  jne ? (v | 0x0eadbeef) : v + lo);
+			ck_assert_uint_eq(run_proto(10, (s32)v, jne, mov), 1);
+		}
 	}
 }
 END_TEST
@@ -246,6 +252,26 @@ START_TEST(test_fuse_percpu_array_lookup)
 }
 END_TEST
 
+/* "r0 = K; exit" programs get a bpf_func that returns K (sign: u32 of K) */
+START_TEST(test_fuse_ret_k)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, -2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn later[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 1),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 1, 1),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 3),			/* fused in the middle */
+		BPF_EXIT_INSN(),
+	};
+
+	ck_assert_uint_eq(run_xdp(insns, ARRAY_SIZE(insns), 14), 0xfffffffeu);
+	ck_assert_uint_eq(run_xdp(later, ARRAY_SIZE(later), 14), 3);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("bpf_core_fuse");
@@ -256,6 +282,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_fuse_ld_be16_and_jcc);
 	tcase_add_test(tc, test_fuse_array_lookup_inc);
 	tcase_add_test(tc, test_fuse_percpu_array_lookup);
+	tcase_add_test(tc, test_fuse_ret_k);
 	suite_add_tcase(s, tc);
 	return s;
 }
