@@ -12,6 +12,7 @@
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -695,6 +696,91 @@ START_TEST(no_program_untouched)
 }
 END_TEST
 
+/* ---- gen: header-split skbs through the real rx path ---- */
+
+static bool pump(struct net_device *gen, u64 n)
+{
+	char err[64], c[32];
+
+	snprintf(c, sizeof(c), "%llu", (unsigned long long)n);
+	if (gen->netdev_ops->ndo_set_param(gen, "run_count", c, err, sizeof(err)) != 1 ||
+	    !gen->netdev_ops->ndo_gen_active(gen))
+		return false;
+	dev_napi_schedule_all(gen);
+	for (int i = 0; i < 100000 && net_rx_pending(); i++)
+		net_rx_action();
+	return !gen->netdev_ops->ndo_gen_active(gen);
+}
+
+static void gen_case(const char *size, const char *frags, unsigned int linear, unsigned int len,
+		     const char *prog, const char *linearize, u64 want_seen0, u64 want_seen1)
+{
+	char *args[] = { "size", (char *)size, "frags", (char *)frags, "hsplit", "128",
+			 "proto", "tcp" };
+	char err[256] = "";
+	struct net_device *g;
+	int ret;
+
+	ret = uxdp_link_add("g0", "gen", 8, args, err, sizeof(err));
+	ck_assert_msg(ret > 0, "gen: %d %s", ret, err);
+	g = dev_get_by_name("g0");
+	ck_assert_ptr_nonnull(g);
+	dev_open(g);
+	ck_assert_int_eq(uxdp_link_set_xdpgeneric("g0", prog_id(prog), err, sizeof(err)), 0);
+	ck_assert_int_eq(uxdp_link_set("g0", "xdpgeneric_linearize", linearize, err, sizeof(err)), 0);
+	ck_assert(pump(g, 3));
+	ck_assert_uint_eq(seen(4), 3);
+	ck_assert_uint_eq(seen(0), want_seen0);
+	ck_assert_uint_eq(seen(1), want_seen1);
+	ck_assert_uint_eq(seen(2), g->ifindex);
+	ck_assert_int_eq(rx_cap.n, 3);
+	ck_assert_uint_eq(rx_cap.skb[0]->len, len - ETH_HLEN);
+	(void)linear;
+}
+
+START_TEST(gen_hsplit_1500_linearize1)
+{
+	gen_case("1514", "1", 128, 1514, "xdp_generic_probe", "1", 1514, 1514);
+	ck_assert_uint_eq(rx_cap.skb[0]->data_len, 0);
+}
+END_TEST
+
+START_TEST(gen_hsplit_1500_linearize0)
+{
+	gen_case("1514", "1", 128, 1514, "xdp_generic_probe", "0", 128, 128);
+	ck_assert_uint_eq(rx_cap.skb[0]->data_len, 1514 - 128);
+	ck_assert_uint_eq(skb_headlen(rx_cap.skb[0]), 128 - ETH_HLEN);
+}
+END_TEST
+
+START_TEST(gen_hsplit_64k_17_frags)
+{
+	gen_case("65535", "17", 128, 65535, "xdp_generic_probe_frags", "1",
+		 SKB_WITH_OVERHEAD(PAGE_SIZE - 256), 65535);
+	ck_assert_uint_eq(rx_cap.skb[0]->data_len, 65535 - SKB_WITH_OVERHEAD(PAGE_SIZE - 256));
+}
+END_TEST
+
+START_TEST(gen_hsplit_64k_linearize0_frags_prog)
+{
+	gen_case("65535", "17", 128, 65535, "xdp_generic_probe_frags", "0", 128, 65535);
+	ck_assert_uint_eq(skb_shinfo(rx_cap.skb[0])->nr_frags, 17);
+}
+END_TEST
+
+START_TEST(gen_hsplit_args)
+{
+	char *bad1[] = { "size", "1514", "hsplit", "128" };			/* no frags */
+	char *bad2[] = { "size", "65535", "frags", "8", "hsplit", "128" };	/* > 4 KiB/frag */
+	char *bad3[] = { "size", "1514", "frags", "1", "hsplit", "20" };	/* headers split */
+	char err[256];
+
+	ck_assert_int_eq(uxdp_link_add("g1", "gen", 4, bad1, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(uxdp_link_add("g2", "gen", 6, bad2, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(uxdp_link_add("g3", "gen", 6, bad3, err, sizeof(err)), -EINVAL);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("xdp_generic");
@@ -730,6 +816,11 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, rx_queue_of_skb);
 	tcase_add_test(tc, latency_sampled);
 	tcase_add_test(tc, no_program_untouched);
+	tcase_add_test(tc, gen_hsplit_1500_linearize1);
+	tcase_add_test(tc, gen_hsplit_1500_linearize0);
+	tcase_add_test(tc, gen_hsplit_64k_17_frags);
+	tcase_add_test(tc, gen_hsplit_64k_linearize0_frags_prog);
+	tcase_add_test(tc, gen_hsplit_args);
 	suite_add_tcase(s, tc);
 	return s;
 }
