@@ -22,6 +22,7 @@ struct xdp_dev_bulk_queue;
 struct netlink_ext_ack;
 struct rtnl_link_ops;
 struct net_device_ops;
+struct dsa_port;
 
 typedef u32 xdp_features_t;
 
@@ -57,6 +58,7 @@ struct net_device {
 	struct bpf_prog *xdp_generic_prog;	/* the kernel's dev->xdp_prog (reference held) */
 	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
 	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
+	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
 };
 
 /*

@@ -14,7 +14,8 @@
 #define RTNL_LINK_KINDS(FN)	\
 	FN(veth)		\
 	FN(gen)			\
-	FN(sink)
+	FN(sink)		\
+	FN(dsa_switch)
 
 #define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
 RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)
