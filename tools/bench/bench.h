@@ -18,6 +18,7 @@ int bench_skb_main(int argc, char **argv);
 int bench_veth_main(int argc, char **argv);
 int bench_hist_main(int argc, char **argv);
 int bench_generic_main(int argc, char **argv);
+int bench_dsa_main(int argc, char **argv);
 
 uint64_t bench_now_ns(void);
 /* Median of @n doubles (sorts @v in place). */

@@ -18,6 +18,7 @@ static const struct bench_mode bench_modes[] = {
 	{ "veth", "veth-bulk: Mpps at veth1 for xdp_batch 0/8/16 x PASS/DROP (and the kernel's)", bench_veth_main },
 	{ "hist", "latency histogram: ns per hist_record()", bench_hist_main },
 	{ "generic", "generic XDP hook p50/p90/p99: linearize=1/0, xdp.frags at 1500 B and 64 KiB; copy vs memcpy", bench_generic_main },
+	{ "dsa", "dsa-cb: pkt/s through DSA + IPv4 forwarding for cb_clear full/tagger x tx_ts_classify always/requested", bench_dsa_main },
 };
 
 uint64_t bench_now_ns(void)
