@@ -53,8 +53,13 @@
 
 #include "main.h"
 #include "script.h"
-#include "stats.h"
-#include "svg.h"
+/*
+ * Plain-C lib headers (no kernel types), by relative path: every build of
+ * the tool's sources (tools/uxdp, tests/fuzz) finds them without reaching
+ * include/ as a whole.
+ */
+#include "../../include/lib/stats.h"
+#include "../../include/lib/svg.h"
 
 #define AB_MAX_VARIANTS		8
 #define AB_MAX_ROUNDS		1000
