@@ -204,6 +204,7 @@ enum bpf_fused_op {
 	BPF_FUSE_MOV_AND_JNE,
 	BPF_FUSE_FP_ARRAY_LOOKUP, /* r2 = r10; r2 += K; then BPF_FUSE_*ARRAY_LOOKUP */
 	BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP,
+	BPF_FUSE_LDX2_DW,	/* two u64 loads (data_end, data from ctx) */
 	__BPF_FUSE_MAX
 };
 
@@ -533,6 +534,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_FUSE_MOV_AND_JNE] = &&FUSE_MOV_AND_JNE,
 		[BPF_FUSE_FP_ARRAY_LOOKUP] = &&FUSE_FP_ARRAY_LOOKUP,
 		[BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP] = &&FUSE_FP_PERCPU_ARRAY_LOOKUP,
+		[BPF_FUSE_LDX2_DW] = &&FUSE_LDX2_DW,
 	};
 	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
@@ -941,6 +943,12 @@ FUSE_LD_BE16: {
 		insn += 4;
 		goto select_insn;
 	}
+FUSE_LDX2_DW:
+	addr = regs[insn[1].src_reg] + insn[1].off;
+	DST = LOAD(u64, SRC + insn->off);
+	regs[insn[1].dst_reg] = LOAD(u64, addr);
+	insn += 2;
+	goto select_insn;
 FUSE_INC_DW:
 	addr = SRC + insn->off;
 	tmp = LOAD(u64, addr) + (u64)(s64)insn[1].imm;
@@ -1159,6 +1167,9 @@ static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
 	    a[2].code == (BPF_STX | BPF_MEM | BPF_SIZE(a->code)) &&
 	    a[2].dst_reg == a->src_reg && a[2].src_reg == a->dst_reg && a[2].off == a->off)
 		return BPF_SIZE(a->code) == BPF_DW ? BPF_FUSE_INC_DW : BPF_FUSE_INC_W;
+	if (left >= 2 && a->code == (BPF_LDX | BPF_MEM | BPF_DW) && a[1].code == a->code &&
+	    a[1].src_reg != a->dst_reg)
+		return BPF_FUSE_LDX2_DW;
 	if (left >= 2 && a->code == (BPF_ALU64 | BPF_MOV | BPF_K) && a->dst_reg == BPF_REG_0 &&
 	    a[1].code == (BPF_JMP | BPF_EXIT))
 		return BPF_FUSE_RET_K;
