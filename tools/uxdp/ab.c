@@ -11,8 +11,9 @@
  * (link, map; stats lines are skipped); that `run` line gives the measured
  * device (`measure DEV`) and the workers, the rest of the script is not
  * used. The parent then asks the children for one round each, in turn
- * (A B A B ...; an idle child sleeps in read()), after one warm-up round
- * per variant that is thrown away. A round is `uxdp_run()` for --time
+ * (A B, B A, A B, ...: the order alternates so that being first in a round
+ * favours no variant; an idle child sleeps in read()), after one warm-up
+ * round per variant that is thrown away. A round is `uxdp_run()` for --time
  * seconds; its value is the measured device's rx_packets / elapsed.
  * Separate processes keep same-named devices of two scripts apart and keep
  * set-up cost (ELF loading, verification) out of the rounds; running in
@@ -774,7 +775,9 @@ static int ab_rounds(struct ab_run *r)
 		if (ab_ask(&variants[i], &variants[i].warm, NULL))
 			return 1;
 	for (r->rounds = 0; r->rounds < r->max_rounds; r->rounds++) {
-		for (unsigned int i = 0; i < nr_variants; i++) {
+		/* A B, then B A: a "first in the round" effect hits every variant alike */
+		for (unsigned int j = 0; j < nr_variants; j++) {
+			unsigned int i = r->rounds & 1 ? nr_variants - 1 - j : j;
 			struct ab_variant *v = &variants[i];
 
 			if (ab_ask(v, &v->v[v->n], v->lat + v->n * AB_LAT_Q))
