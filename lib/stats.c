@@ -193,6 +193,10 @@ int stats_ratio_ci(const double *a, const double *b, unsigned int n,
 	}
 	ci->n = n;
 	ci->est = expm1(acc / n);
+	ci->sd = 0;
+	for (unsigned int i = 0; i < n; i++)
+		ci->sd += (d[i] - acc / n) * (d[i] - acc / n);
+	ci->sd = sqrt(ci->sd / (n - 1));
 	err = bootstrap_mean(d, n, resamples, seed, ci);
 	free(d);
 	if (err)

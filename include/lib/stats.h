@@ -40,7 +40,16 @@ struct stats_ci {
 	unsigned int n;
 	double est;
 	double lo, hi;
+	double sd;		/* stats_ratio_ci: sd of the per-round ln(B/A) */
 };
+
+/* Rounds a paired comparison with per-round sd @sd needs for a CI half-width @hw. */
+static inline unsigned int stats_rounds_for(double sd, double hw)
+{
+	double n = hw > 0 ? (2 * sd / hw) * (2 * sd / hw) : 0;
+
+	return n < 5 ? 5 : n > 1e6 ? 1000000 : (unsigned int)n + 1;
+}
 
 /* splitmix64: tiny, seedable, good enough to draw bootstrap indices */
 struct stats_prng {

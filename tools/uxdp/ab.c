@@ -553,9 +553,11 @@ static void write_json(FILE *f, const struct ab_run *r)
 				v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE);
 		}
 		if (i && r->metric != AB_INSNS)
-			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s}",
+			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s,"
+				   "\"sd_log\":%.6f,\"rounds_for_0.5pct\":%u}",
 				v->ratio.est, v->ratio.lo, v->ratio.hi,
-				stats_ci_significant(&v->ratio) ? "true" : "false");
+				stats_ci_significant(&v->ratio) ? "true" : "false", v->ratio.sd,
+				stats_rounds_for(v->ratio.sd, 0.005));
 		if (i) {
 			fputs(",\"verdict\":", f);
 			json_str(f, v->verdict);
@@ -611,6 +613,12 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 	(void)bar;
 	for (unsigned int i = 1; i < nr_variants; i++)
 		fprintf(f, "%s%s\n", md ? "\n**Verdict:** " : "verdict: ", variants[i].verdict);
+	if (r->metric == AB_INSNS)
+		return;
+	for (unsigned int i = 1; i < nr_variants; i++)
+		fprintf(f, "%s%s: round-to-round sd of the ratio %.2f %%; a CI of \u00b10.5 %% needs ~%u rounds\n",
+			md ? "\n" : "", variants[i].name, variants[i].ratio.sd * 100,
+			stats_rounds_for(variants[i].ratio.sd, 0.005));
 }
 
 static int write_report(const char *dir, const struct ab_run *r)
