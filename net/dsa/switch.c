@@ -356,7 +356,7 @@ static int dsa_switch_newlink(struct net_device *dev, int argc, char **argv,
 	u8 mac[ETH_ALEN];
 	bool have_mac = false;
 	struct dsa_port *cpu_dp;
-	char name[IFNAMSIZ + 8];
+	char name[64];
 	int ports = 0, index = 0, ret, i;
 
 	for (i = 0; i + 1 < argc; i += 2) {
