@@ -8,7 +8,7 @@
  * A variant is a script (plus, with --vary, one `link set` it runs after
  * the script's setup). Each variant lives in its own forked process which
  * sets up its topology once: every line before the script's first `run`
- * (link, map; stats lines are skipped); that `run` line gives the measured
+ * (link, map, addr, route, neigh, sysctl; stats and snmp are skipped); that `run` line gives the measured
  * device (`measure DEV`) and the workers, the rest of the script is not
  * used. The parent then asks the children for one round each, in turn
  * (A B, B A, A B, ...: the order alternates so that being first in a round
@@ -199,13 +199,10 @@ static int ab_setup(const char *script, const char *knob, struct ab_spec *spec)
 		} else if (!strcmp(argv[0], "run")) {
 			parse_run_line(argc - 1, argv + 1, spec);
 			break;
-		} else if (argc >= 2 && !strcmp(argv[0], "link")) {
-			ret = call_table(iplink_cmds, argc - 1, argv + 1, "link");
-		} else if (argc >= 2 && !strcmp(argv[0], "map")) {
-			ret = call_table(map_cmds, argc - 1, argv + 1, "map");
+		} else if (!strcmp(argv[0], "snmp")) {
+			continue;	/* reports, like stats */
 		} else {
-			fprintf(stderr, "uxdp ab: %s:%u: unknown command '%s'\n", script, lineno, argv[0]);
-			ret = EXIT_USAGE;
+			ret = script_dispatch(argc, argv);
 		}
 		if (ret)
 			fprintf(stderr, "uxdp ab: %s:%u: set-up line failed\n", script, lineno);

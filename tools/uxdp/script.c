@@ -110,6 +110,12 @@ static int dispatch(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/* For uxdp ab (ab.c), which runs a script's set-up lines itself. */
+int script_dispatch(int argc, char **argv)
+{
+	return dispatch(argc, argv);
+}
+
 static int run_stream(FILE *f, bool interactive)
 {
 	char *line = NULL, *argv[SCRIPT_MAX_ARGS];

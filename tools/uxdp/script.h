@@ -31,6 +31,8 @@ extern const struct script_cmd iproute_cmds[];
 extern const struct script_cmd ipneigh_cmds[];
 extern const struct script_cmd ipv4_cmds[];
 
+/* Run one tokenized script line (link, map, addr, ... ; run and stats too). */
+int script_dispatch(int argc, char **argv);
 void script_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Directory of the running script, for relative object paths. */
 extern const char *script_dir;
