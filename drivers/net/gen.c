@@ -9,6 +9,12 @@
  * (counted as transmitted), REDIRECT goes to xdp_do_redirect() and the
  * poll ends with xdp_do_flush(). Without a program every frame is PASS.
  *
+ * `frags N hsplit H` lays frames out as a NIC with header split or GRO
+ * hands them over: H bytes of headers linear, the payload in N page frags
+ * (up to 64 KiB in 17 frags); without a native program they reach the stack
+ * (and generic XDP) as non-linear skbs. ndo_start_xmit (generic XDP_TX,
+ * redirect of skbs) counts the skb as transmitted on gen's wire.
+ *
  * Frames come from up to 1024 prebuilt flow templates (UDP/IPv4,
  * UDP/IPv6 or TCP/IPv4; source/destination address and port ranges),
  * checksums correct, sent round robin. `count N` stops after N frames in
