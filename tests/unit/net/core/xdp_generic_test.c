@@ -614,6 +614,45 @@ START_TEST(redirect_ifindex)
 }
 END_TEST
 
+START_TEST(redirect_devmap)
+{
+	struct uxdp_bpf_object *r = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_redirect_map.o", NULL);
+	char err[256] = "";
+	u32 key = 0, val;
+	int map, id;
+	u64 drops[NETDEV_DROP_MAX];
+
+	ck_assert_ptr_nonnull(r);
+	map = uxdp_bpf_object_find_map(r, "tx_port");
+	id = uxdp_bpf_object_find_prog(r, "xdp_redirect_map_prog", NULL);
+	ck_assert_int_gt(map, 0);
+	ck_assert_int_gt(id, 0);
+	ck_assert_int_eq(uxdp_link_set_xdpgeneric("tg0", id, err, sizeof(err)), 0);
+	/* empty slot: bpf_redirect_map returns flags & 3 = XDP_ABORTED */
+	netif_receive_skb(mk_skb(256, 300, 300, 0));
+	ck_assert_int_eq(out_cap.n, 0);
+	val = odev->ifindex;
+	ck_assert_int_eq(uxdp_bpf_map_update_elem(map, &key, &val, 0), 0);
+	netif_receive_skb(mk_skb(256, 300, 300, 0));
+	ck_assert_int_eq(out_cap.n, 1);
+	ck_assert_ptr_eq(out_cap.skb[0]->dev, odev);
+	ck_assert_uint_eq(out_cap.skb[0]->len, 300);
+	/* MACs swapped by the program, the rest as sent */
+	ck_assert(!memcmp(out_cap.skb[0]->data, frame + 6, 6));
+	ck_assert(!memcmp(out_cap.skb[0]->data + 6, frame, 6));
+	ck_assert(!memcmp(out_cap.skb[0]->data + 12, frame + 12, 300 - 12));
+	/* target down: -ENETDOWN, counted on the rx device */
+	dev_close(odev);
+	netif_receive_skb(mk_skb(256, 300, 300, 0));
+	ck_assert_int_eq(out_cap.n, 1);
+	dev_get_drop_stats(tdev, drops);
+	ck_assert_uint_eq(drops[NETDEV_DROP_REDIRECT_DOWN], 1);
+	ck_assert_uint_eq(drops[NETDEV_DROP_XDP_ABORTED], 1);
+	ck_assert_int_eq(uxdp_link_set_xdpgeneric("tg0", 0, err, sizeof(err)), 0);
+	uxdp_bpf_object_close(r);
+}
+END_TEST
+
 /* ---- attach, knob, rx queue, latency ---- */
 
 START_TEST(attach_rules)
@@ -811,6 +850,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, tx_same_device_l2_frame);
 	tcase_add_test(tc, tx_device_down_dropped);
 	tcase_add_test(tc, redirect_ifindex);
+	tcase_add_test(tc, redirect_devmap);
 	tcase_add_test(tc, attach_rules);
 	tcase_add_test(tc, knob_values);
 	tcase_add_test(tc, rx_queue_of_skb);
