@@ -513,6 +513,10 @@ START_TEST(test_decrease_ttl)
 		ck_assert(full.check == iph.check || (full.check == 0xffff && iph.check == 0) ||
 			  (full.check == 0 && iph.check == 0xffff));
 		ck_assert_int_eq(ip_fast_csum(&iph, 5), 0);
+		/* 32-bit-word sum == 16-bit-word sum (RFC 1071). */
+		iph.tos = seed >> 24;
+		ck_assert_uint_eq(ip_fast_csum(&iph, 5), ip_compute_csum(&iph, 20));
+		iph.tos = 0;
 	}
 	/* check + 0x0001 == 0xFFFF gives 0, not 0xFFFF. */
 	iph.check = 0xfffe;
