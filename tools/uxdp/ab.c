@@ -627,9 +627,21 @@ static int write_report(const char *dir, const struct ab_run *r)
 	FILE *f;
 	int ret = 0;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		p_err("%s: %s", dir, strerror(errno));
-		return 1;
+	/* mkdir -p */
+	snprintf(path, sizeof(path), "%s", dir);
+	for (char *p = path + 1; ; p++) {
+		char c = *p;
+
+		if (c && c != '/')
+			continue;
+		*p = 0;
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			p_err("%s: %s", path, strerror(errno));
+			return 1;
+		}
+		*p = c;
+		if (!c)
+			break;
 	}
 	snprintf(path, sizeof(path), "%s/data.json", dir);
 	f = fopen(path, "w");
