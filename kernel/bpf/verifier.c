@@ -890,8 +890,14 @@ static int check_helper_mem(struct bpf_verifier_env *env, struct bpf_verifier_st
 	u32 rgn = 0;
 	int err;
 
-	if (or_null && r->type == SCALAR_VALUE && !r->var && r->off == 0)
-		return 0;
+	if (or_null && r->type == SCALAR_VALUE && !r->var && r->off == 0) {
+		/* NULL only with a size known to be 0 (kernel: check_helper_mem_access()) */
+		if (size_known && !size)
+			return 0;
+		vinsn(env, i, "R%u type=scalar expected=fp, pkt, pkt_meta, map_value (NULL with a non-zero size)",
+		      regno);
+		return -EACCES;
+	}
 	if (size_known && !size)
 		return 0;
 	switch (r->type) {
