@@ -25,7 +25,7 @@ static int do_version(int argc, char **argv);
 static const struct cmd objects[] = {
 	{ "prog", do_prog, "prog { show | run } ...", "load and run XDP objects (bpftool syntax)" },
 	{ "run", do_run_script, "run SCRIPT|-", "run a topology script (link, map, run, stats)" },
-	{ "ab", do_ab, "ab A.uxdp B.uxdp | ab SCRIPT --vary SPEC", "A/B rounds, 95 % CI, verdict, report" },
+	{ "ab", do_ab, "ab A.uxdp B.uxdp | SCRIPT --vary SPEC", "A/B rounds, 95 % CI, verdict, report" },
 	{ "shell", do_shell, "shell", "the script commands, interactively" },
 	{ "version", do_version, "version", "print the version" },
 	{ "help", do_help, "help", "this text" },
