@@ -522,8 +522,9 @@ int main(int argc, char **argv)
 			bench_runs = atol(argv[++i]);
 		} else {
 			if (access(argv[i], R_OK)) {
+				/* a TAP skip: meson reports SKIP only with exit 0 */
 				printf("1..0 # SKIP %s not found\n", argv[i]);
-				return 77;
+				return 0;
 			}
 			check_path(argv[i]);
 			paths++;
