@@ -164,6 +164,9 @@ static inline u32 bpf_get_u32(const void *p)
 	return v;
 }
 
+/* get_next_key of index-keyed maps (ARRAY family, DEVMAP, CPUMAP, XSKMAP). */
+int array_map_get_next_key(struct bpf_map *map, void *key, void *next_key);
+
 static inline bool bpf_map_flags_access_ok(u32 access_flags)
 {
 	return (access_flags & (BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG)) !=

@@ -196,7 +196,12 @@ static long array_map_delete_elem(struct bpf_map *map, void *key)
 	return -EINVAL;
 }
 
-static int array_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
+/*
+ * Index-keyed walk shared by every map whose keys are 0..max_entries-1
+ * (the ARRAY family, DEVMAP, CPUMAP, XSKMAP): a missing or out-of-range
+ * key starts at 0, the last index ends the walk with -ENOENT.
+ */
+int array_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
 {
 	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
 	u32 *next = next_key;

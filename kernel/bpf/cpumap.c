@@ -154,21 +154,6 @@ static long cpu_map_delete_elem(struct bpf_map *map, void *key)
 	return 0;
 }
 
-static int cpu_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
-{
-	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
-	u32 *next = next_key;
-
-	if (index >= map->max_entries) {
-		*next = 0;
-		return 0;
-	}
-	if (index == map->max_entries - 1)
-		return -ENOENT;
-	*next = index + 1;
-	return 0;
-}
-
 /* No CPU-map engine yet: every slot redirects like an empty one. */
 static void *cpu_map_redirect_lookup(struct bpf_map *map, u32 key)
 {
@@ -183,7 +168,7 @@ static long cpu_map_redirect(struct bpf_map *map, u64 index, u64 flags)
 const struct bpf_map_ops cpu_map_ops = {
 	.map_alloc = cpu_map_alloc,
 	.map_free = cpu_map_free,
-	.map_get_next_key = cpu_map_get_next_key,
+	.map_get_next_key = array_map_get_next_key,
 	.map_lookup_elem = cpu_map_lookup_elem,
 	.map_update_elem = cpu_map_update_elem,
 	.map_delete_elem = cpu_map_delete_elem,

@@ -291,21 +291,6 @@ static long dev_map_delete_elem(struct bpf_map *map, void *key)
 	return 0;
 }
 
-static int dev_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
-{
-	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
-	u32 *next = next_key;
-
-	if (index >= map->max_entries) {
-		*next = 0;
-		return 0;
-	}
-	if (index == map->max_entries - 1)
-		return -ENOENT;
-	*next = index + 1;
-	return 0;
-}
-
 static void *dev_map_redirect_lookup(struct bpf_map *map, u32 key)
 {
 	return __dev_map_lookup_elem(map, key);
@@ -532,7 +517,7 @@ int dev_map_for_each_entry(struct bpf_map *map, int (*fn)(void *entry, u32 key, 
 const struct bpf_map_ops dev_map_ops = {
 	.map_alloc = dev_map_alloc,
 	.map_free = dev_map_free,
-	.map_get_next_key = dev_map_get_next_key,
+	.map_get_next_key = array_map_get_next_key,
 	.map_lookup_elem = dev_map_lookup_elem,
 	.map_update_elem = dev_map_update_elem,
 	.map_delete_elem = dev_map_delete_elem,

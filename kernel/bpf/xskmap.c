@@ -100,21 +100,6 @@ static long xsk_map_delete_elem(struct bpf_map *map, void *key)
 	return 0;
 }
 
-static int xsk_map_get_next_key(struct bpf_map *map, void *key, void *next_key)
-{
-	u32 index = key ? bpf_get_u32(key) : UINT32_MAX;
-	u32 *next = next_key;
-
-	if (index >= map->max_entries) {
-		*next = 0;
-		return 0;
-	}
-	if (index == map->max_entries - 1)
-		return -ENOENT;
-	*next = index + 1;
-	return 0;
-}
-
 static void *xsk_map_redirect_lookup(struct bpf_map *map, u32 key)
 {
 	return NULL;
@@ -133,7 +118,7 @@ static bool xsk_map_meta_equal(const struct bpf_map *meta0, const struct bpf_map
 const struct bpf_map_ops xsk_map_ops = {
 	.map_alloc = xsk_map_alloc,
 	.map_free = xsk_map_free,
-	.map_get_next_key = xsk_map_get_next_key,
+	.map_get_next_key = array_map_get_next_key,
 	.map_lookup_elem = xsk_map_lookup_elem,
 	.map_update_elem = xsk_map_update_elem,
 	.map_delete_elem = xsk_map_delete_elem,
