@@ -47,22 +47,6 @@ struct {
 	__uint(max_entries, MAX_RXQs + 1);
 } rx_queue_index_map SEC(".maps");
 
-static __always_inline void swap_src_dst_mac(void *data)
-{
-	unsigned short *p = data;
-	unsigned short dst[3];
-
-	dst[0] = p[0];
-	dst[1] = p[1];
-	dst[2] = p[2];
-	p[0] = p[3];
-	p[1] = p[4];
-	p[2] = p[5];
-	p[3] = dst[0];
-	p[4] = dst[1];
-	p[5] = dst[2];
-}
-
 SEC("xdp")
 int xdp_prognum0(struct xdp_md *ctx)
 {

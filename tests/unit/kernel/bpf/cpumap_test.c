@@ -89,31 +89,7 @@ END_TEST
 /* Empty slots: uxdp's bpf_redirect_map() verdicts against the kernel's. */
 START_TEST(test_cpumap_redirect_empty_vs_kernel)
 {
-	static const u64 flags[] = {
-		0, XDP_DROP, XDP_PASS, XDP_TX, 4, BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS | XDP_PASS,
-		32 | XDP_TX, 1ULL << 40,
-	};
-	u32 keys[] = { 0, 1, 5 };
-	struct dual_map m;
-	struct bpf_map *map;
-	unsigned int k, f;
-
-	oracle_setup();
-	ck_assert(dual_create(&m, BPF_MAP_TYPE_CPUMAP, 4, 4, 2, 0));
-	map = bpf_map_get(m.id);
-	for (k = 0; k < ARRAY_SIZE(keys); k++) {
-		for (f = 0; f < ARRAY_SIZE(flags); f++) {
-			long u = map->ops->map_redirect(map, keys[k], flags[f]);
-
-			if (m.kfd >= 0) {
-				long kr = kprog_redirect_map(m.kfd, keys[k], flags[f]);
-
-				ck_assert_msg(kr == u, "key %u flags %#llx: kernel %ld uxdp %ld", keys[k],
-					      (unsigned long long)flags[f], kr, u);
-			}
-		}
-	}
-	dual_close(&m);
+	dual_redirect_empty_check(BPF_MAP_TYPE_CPUMAP);
 }
 END_TEST
 

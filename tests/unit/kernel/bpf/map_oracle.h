@@ -356,6 +356,40 @@ static __maybe_unused long kprog_redirect_map(int map_fd, u32 key, u64 flags)
 	return err ? err : (long)attr.test.retval;
 }
 
+/*
+ * Empty slots of a redirect map of @type (4-byte keys and values, 2 slots):
+ * uxdp's bpf_redirect_map() verdict against the kernel's for each key and
+ * flags combination (out of range, broadcast, unknown flag bits).
+ */
+static __maybe_unused void dual_redirect_empty_check(enum bpf_map_type type)
+{
+	static const u64 flags[] = {
+		0, XDP_DROP, XDP_PASS, XDP_TX, 4, BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS | XDP_PASS,
+		32 | XDP_TX, 1ULL << 40,
+	};
+	static const u32 keys[] = { 0, 1, 5 };
+	struct dual_map m;
+	struct bpf_map *map;
+	unsigned int k, f;
+
+	oracle_setup();
+	ck_assert(dual_create(&m, type, 4, 4, 2, 0));
+	map = bpf_map_get(m.id);
+	for (k = 0; k < ARRAY_SIZE(keys); k++) {
+		for (f = 0; f < ARRAY_SIZE(flags); f++) {
+			long u = map->ops->map_redirect(map, keys[k], flags[f]);
+
+			if (m.kfd >= 0) {
+				long kr = kprog_redirect_map(m.kfd, keys[k], flags[f]);
+
+				ck_assert_msg(kr == u, "key %u flags %#llx: kernel %ld uxdp %ld", keys[k],
+					      (unsigned long long)flags[f], kr, u);
+			}
+		}
+	}
+	dual_close(&m);
+}
+
 /* Every test ends here: nothing may be left alive. */
 static __maybe_unused void oracle_leak_check(void)
 {
