@@ -185,6 +185,28 @@ static void stats3(struct cell *c, double *med, double *min, double *max)
 	*max = c->n ? tmp[c->n - 1] : 0;
 }
 
+/* One action x xdp_batch table: median, min, max and the change vs batch 0. */
+static void print_table(struct cell c[2][3], FILE *jf)
+{
+	for (int a = 0; a < 2; a++) {
+		double base = 0;
+
+		for (int b = 0; b < 3; b++) {
+			double med, min, max;
+
+			stats3(&c[a][b], &med, &min, &max);
+			if (!b)
+				base = med;
+			printf("%-6s %-10u %10.3f %10.3f %10.3f %+9.1f%%\n", actions[a], batches[b], med, min,
+			       max, base ? (med / base - 1) * 100 : 0);
+			if (jf)
+				fprintf(jf, "%s{\"action\":\"%s\",\"xdp_batch\":%u,\"mpps_median\":%.4f,"
+					    "\"mpps_min\":%.4f,\"mpps_max\":%.4f}", a || b ? "," : "",
+					actions[a], batches[b], med, min, max);
+		}
+	}
+}
+
 int bench_veth_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -278,43 +300,11 @@ int bench_veth_main(int argc, char **argv)
 	jf = json ? fopen(json, "w") : NULL;
 	if (jf)
 		fprintf(jf, "{\"mode\":\"veth\",\"rounds\":%d,\"secs\":%.2f,\"uxdp\":[", rounds, secs);
-	for (int a = 0; a < 2; a++) {
-		double base = 0;
-
-		for (int b = 0; b < 3; b++) {
-			double med, min, max;
-
-			stats3(&u[a][b], &med, &min, &max);
-			if (!b)
-				base = med;
-			printf("%-6s %-10u %10.3f %10.3f %10.3f %+9.1f%%\n", actions[a], batches[b], med, min,
-			       max, base ? (med / base - 1) * 100 : 0);
-			if (jf)
-				fprintf(jf, "%s{\"action\":\"%s\",\"xdp_batch\":%u,\"mpps_median\":%.4f,"
-					    "\"mpps_min\":%.4f,\"mpps_max\":%.4f}", a || b ? "," : "",
-					actions[a], batches[b], med, min, max);
-		}
-	}
+	print_table(u, jf);
 	if (jf)
 		fprintf(jf, "],\"veth1_only\":[");
 	printf("\nveth1 alone (frames handed to veth0's ndo_xdp_xmit 16 at a time, one program per frame):\n");
-	for (int a = 0; a < 2; a++) {
-		double base = 0;
-
-		for (int b = 0; b < 3; b++) {
-			double med, min, max;
-
-			stats3(&v1[a][b], &med, &min, &max);
-			if (!b)
-				base = med;
-			printf("%-6s %-10u %10.3f %10.3f %10.3f %+9.1f%%\n", actions[a], batches[b], med, min,
-			       max, base ? (med / base - 1) * 100 : 0);
-			if (jf)
-				fprintf(jf, "%s{\"action\":\"%s\",\"xdp_batch\":%u,\"mpps_median\":%.4f,"
-					    "\"mpps_min\":%.4f,\"mpps_max\":%.4f}", a || b ? "," : "",
-					actions[a], batches[b], med, min, max);
-		}
-	}
+	print_table(v1, jf);
 	if (jf)
 		fprintf(jf, "]");
 	if (kernel) {
