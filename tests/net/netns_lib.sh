@@ -1,0 +1,209 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# netns_lib.sh: the harness of the real-interface tests and benchmarks
+# (router_afpacket.sh, router_tap.sh, router_afxdp.sh, tools/bench/fwd_bench.sh).
+# Source it from bash, then call nl_init PREFIX first. Function names are
+# stable; add new ones rather than changing these.
+#
+#   nl_init PREFIX            names start with PREFIX (uxp, uxx, ...); sets the
+#                             EXIT trap that removes namespaces and kills the
+#                             background PIDs started here (and only those)
+#   nl_skip MSG               print "SKIP: MSG", exit 77
+#   nl_fail MSG               print "FAIL: MSG", exit 1 (the trap cleans up)
+#   nl_require_netns          skip unless root can create namespaces and veths
+#   nl_require_cmd CMD...     skip unless each CMD is installed
+#   nl_ns_add NAME            a namespace (lo up, IPv6 off: no RS/DAD/MLD noise)
+#   nl_veth NS1 IF1 NS2 IF2   a veth pair between two namespaces, both up
+#   nl_offloads_off NS IF     tx checksum, TSO/GSO/GRO off: frames on the wire are
+#                             complete (no CHECKSUM_PARTIAL, no GSO super-frames)
+#   nl_mac NS IF              the interface's MAC
+#   nl_router_topology        A ─veth─ R ─veth─ B, see below
+#   nl_bg NS OUT CMD...       run CMD in NS in the background, stdout to OUT,
+#                             stderr to OUT.err; PID in NL_BG_PID (killed at exit)
+#   nl_wait_pid PID SECS      wait for a background PID to end (at most SECS);
+#                             returns its exit status (124 on timeout)
+#   nl_wait_for SECS CMD...   retry CMD every 0.1 s until it succeeds; 1 on timeout
+#   nl_packet_sockets NS      number of AF_PACKET sockets open in NS
+#   nl_link_stat NS IF PATH   a counter of `ip -j -s link`, e.g. rx.packets
+#   nl_snap NS IF             "rx_packets tx_packets" of a kernel interface
+#   nl_uxdp_conservation JSON DEV...
+#                             every DEV of `uxdp -j run` output gave each received
+#                             frame one XDP verdict (when a program ran), and
+#                             nothing is unaccounted for: fails with the JSON
+#   nl_wire_check JSON DEV NS IF BEFORE
+#                             uxdp device DEV and kernel interface IF at the other
+#                             end of its wire agree exactly: DEV rx == IF tx and
+#                             DEV tx == IF rx since BEFORE (an nl_snap output)
+#
+# Router topology (nl_router_topology), addresses from 198.18.0.0/15 only:
+#   ns $NL_NS_A: $NL_IF_A 198.18.0.2/24, default via 198.18.0.1
+#     ─veth─ ns $NL_NS_R: $NL_IF_R0 (no address: uxdp or the kernel routes here)
+#            ns $NL_NS_R: $NL_IF_R1
+#     ─veth─ ns $NL_NS_B: $NL_IF_B 198.19.0.2/24, default via 198.19.0.1
+# MACs are fixed: NL_MAC_A 02:75:70:00:00:0a, NL_MAC_R0 ...:01, NL_MAC_R1 ...:02,
+# NL_MAC_B ...:0b. Offloads are off on all four ends; the kernel ends in R have
+# no address, so R's kernel neither answers ARP nor forwards (ip_forward=0):
+# a user-space router bound there sees every frame alone.
+
+NL_PREFIX=
+NL_NAMESPACES=()
+NL_PIDS=()
+NL_TMP=
+
+nl_cleanup() {
+	local pid ns
+	for pid in "${NL_PIDS[@]}"; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	for ns in "${NL_NAMESPACES[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	[ -n "$NL_TMP" ] && rm -rf "$NL_TMP"
+	return 0
+}
+
+nl_init() {
+	NL_PREFIX=$1
+	NL_TMP=$(mktemp -d)
+	trap 'rc=$?; nl_cleanup; exit $rc' EXIT
+	trap 'exit 130' INT TERM
+}
+
+nl_skip() { echo "SKIP: $*"; exit 77; }
+nl_fail() { echo "FAIL: $*"; exit 1; }
+
+nl_require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || nl_skip "$c is not installed (scripts/deps.sh)"
+	done
+}
+
+nl_require_netns() {
+	local probe=${NL_PREFIX}probe$$
+	nl_require_cmd ip jq
+	[ "$(id -u)" -eq 0 ] || nl_skip "needs root (network namespaces, AF_PACKET)"
+	ip netns add "$probe" 2>/dev/null || nl_skip "cannot create network namespaces here"
+	if ! ip -n "$probe" link add "${NL_PREFIX}p0" type veth peer name "${NL_PREFIX}p1" 2>/dev/null; then
+		ip netns del "$probe"
+		nl_skip "cannot create veth pairs here"
+	fi
+	ip netns del "$probe"
+}
+
+nl_ns_add() {
+	ip netns add "$1" || nl_fail "ip netns add $1"
+	NL_NAMESPACES+=("$1")
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 2>/dev/null || true
+}
+
+nl_veth() {
+	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3" \
+		|| nl_fail "veth $1/$2 - $3/$4"
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
+nl_offloads_off() {
+	# Not every feature exists on every kernel: set them one by one.
+	local f
+	for f in tx tso gso gro lro rx-gro-list rx-udp-gro-forwarding; do
+		ip netns exec "$1" ethtool -K "$2" "$f" off >/dev/null 2>&1 || true
+	done
+}
+
+nl_mac() { ip -n "$1" -j link show "$2" | jq -r '.[0].address'; }
+
+nl_router_topology() {
+	NL_NS_A=${NL_PREFIX}A NL_NS_R=${NL_PREFIX}R NL_NS_B=${NL_PREFIX}B
+	NL_IF_A=${NL_PREFIX}a0 NL_IF_R0=${NL_PREFIX}r0 NL_IF_R1=${NL_PREFIX}r1 NL_IF_B=${NL_PREFIX}b0
+	NL_MAC_A=02:75:70:00:00:0a NL_MAC_R0=02:75:70:00:00:01
+	NL_MAC_R1=02:75:70:00:00:02 NL_MAC_B=02:75:70:00:00:0b
+	nl_ns_add "$NL_NS_A"
+	nl_ns_add "$NL_NS_R"
+	nl_ns_add "$NL_NS_B"
+	nl_veth "$NL_NS_A" "$NL_IF_A" "$NL_NS_R" "$NL_IF_R0"
+	nl_veth "$NL_NS_R" "$NL_IF_R1" "$NL_NS_B" "$NL_IF_B"
+	ip -n "$NL_NS_A" link set "$NL_IF_A" address $NL_MAC_A
+	ip -n "$NL_NS_R" link set "$NL_IF_R0" address $NL_MAC_R0
+	ip -n "$NL_NS_R" link set "$NL_IF_R1" address $NL_MAC_R1
+	ip -n "$NL_NS_B" link set "$NL_IF_B" address $NL_MAC_B
+	nl_offloads_off "$NL_NS_A" "$NL_IF_A"
+	nl_offloads_off "$NL_NS_R" "$NL_IF_R0"
+	nl_offloads_off "$NL_NS_R" "$NL_IF_R1"
+	nl_offloads_off "$NL_NS_B" "$NL_IF_B"
+	ip -n "$NL_NS_A" addr add 198.18.0.2/24 dev "$NL_IF_A"
+	ip -n "$NL_NS_A" route add default via 198.18.0.1
+	ip -n "$NL_NS_B" addr add 198.19.0.2/24 dev "$NL_IF_B"
+	ip -n "$NL_NS_B" route add default via 198.19.0.1
+}
+
+nl_bg() {
+	local ns=$1 out=$2
+	shift 2
+	ip netns exec "$ns" "$@" >"$out" 2>"$out.err" &
+	NL_BG_PID=$!
+	NL_PIDS+=("$NL_BG_PID")
+}
+
+nl_wait_pid() {
+	local pid=$1 secs=$2 i=0 rc
+	while kill -0 "$pid" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt $((secs * 10)) ] && return 124
+		sleep 0.1
+	done
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
+nl_wait_for() {
+	local secs=$1 i=0
+	shift
+	until "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ $i -gt $((secs * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+nl_packet_sockets() {
+	ip netns exec "$1" cat /proc/net/packet | tail -n +2 | wc -l
+}
+
+nl_link_stat() {
+	ip -n "$1" -j -s link show "$2" | jq -r ".[0].stats64.$3"
+}
+
+nl_snap() {
+	ip -n "$1" -j -s link show "$2" | jq -r '.[0].stats64 | "\(.rx.packets) \(.tx.packets)"'
+}
+
+nl_uxdp_conservation() {
+	local json=$1 dev
+	shift
+	for dev in "$@"; do
+		jq -e --arg d "$dev" '.devices[$d] as $v | $v != null and
+			(($v.xdp | .aborted + .drop + .pass + .tx + .redirect) == $v.rx_packets
+			 or ($v.xdp | .aborted + .drop + .pass + .tx + .redirect) == 0)' \
+			"$json" >/dev/null || nl_fail "$dev: received != XDP verdicts in $(cat "$json")"
+	done
+}
+
+nl_wire_check() {
+	local json=$1 dev=$2 ns=$3 ifname=$4 before=$5 after rx0 tx0 rx1 tx1 urx utx
+	after=$(nl_snap "$ns" "$ifname")
+	read -r rx0 tx0 <<<"$before"
+	read -r rx1 tx1 <<<"$after"
+	urx=$(jq -r --arg d "$dev" '.devices[$d].rx_packets' "$json")
+	utx=$(jq -r --arg d "$dev" '.devices[$d].tx_packets' "$json")
+	[ "$urx" = $((tx1 - tx0)) ] ||
+		nl_fail "$dev received $urx frames, $ns/$ifname sent $((tx1 - tx0))"
+	[ "$utx" = $((rx1 - rx0)) ] ||
+		nl_fail "$dev sent $utx frames, $ns/$ifname received $((rx1 - rx0))"
+}
