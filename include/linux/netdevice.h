@@ -321,6 +321,8 @@ void dev_remove_pack(struct packet_type *pt);
 
 /* net/core/dev_xdp.c: native XDP attach. @err gets the reason on failure. */
 int dev_xdp_attach(struct net_device *dev, struct bpf_prog *prog, char *err, size_t errlen);
+/* The program checks both attach modes make (type, expected attach type). */
+int dev_xdp_check_prog(struct net_device *dev, struct bpf_prog *prog, char *err, size_t errlen);
 
 /*
  * Run-time: workers that poll NAPI instances (net/core/dev.c). Each worker

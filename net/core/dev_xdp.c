@@ -25,6 +25,23 @@
 /* The target of the last failed enqueue on this CPU, for the drop count. */
 static __thread struct net_device *redirect_err_dev;
 
+/* The checks of dev_xdp_attach() on the program itself, for both modes. */
+int dev_xdp_check_prog(struct net_device *dev, struct bpf_prog *prog, char *err, size_t errlen)
+{
+	if (prog && prog->type != BPF_PROG_TYPE_XDP) {
+		if (err)
+			snprintf(err, errlen, "%s: program is not an XDP program", dev->name);
+		return -EINVAL;
+	}
+	if (prog && prog->expected_attach_type == BPF_XDP_DEVMAP) {
+		if (err)
+			snprintf(err, errlen, "%s: devmap programs cannot be attached to a device",
+				 dev->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int dev_xdp_attach(struct net_device *dev, struct bpf_prog *prog, char *err, size_t errlen)
 {
 	struct netdev_bpf bpf = {
@@ -43,17 +60,9 @@ int dev_xdp_attach(struct net_device *dev, struct bpf_prog *prog, char *err, siz
 				 dev->name, dev->rtnl_link_ops ? dev->rtnl_link_ops->kind : "?");
 		return -EOPNOTSUPP;
 	}
-	if (prog && prog->type != BPF_PROG_TYPE_XDP) {
-		if (err)
-			snprintf(err, errlen, "%s: program is not an XDP program", dev->name);
-		return -EINVAL;
-	}
-	if (prog && prog->expected_attach_type == BPF_XDP_DEVMAP) {
-		if (err)
-			snprintf(err, errlen, "%s: devmap programs cannot be attached to a device",
-				 dev->name);
-		return -EINVAL;
-	}
+	ret = dev_xdp_check_prog(dev, prog, err, errlen);
+	if (ret)
+		return ret;
 	if (prog && dev->xdp_generic_prog) {
 		/* dev_xdp_attach(): one mode at a time. */
 		if (err)

@@ -140,7 +140,9 @@ int uxdp_link_next(int ifindex)
 	return dev ? dev->ifindex : 0;
 }
 
-int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, size_t errlen)
+/* `link set dev NAME xdp|xdpgeneric ...`: @attach is the mode's attach. */
+static int link_set_xdp_mode(const char *name, uint32_t prog_id, char *err, size_t errlen,
+			     int (*attach)(struct net_device *, struct bpf_prog *, char *, size_t))
 {
 	struct net_device *dev = dev_get_by_name(name);
 	struct bpf_prog *prog = NULL;
@@ -156,26 +158,17 @@ int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, size_t errl
 			return -ENOENT;
 		}
 	}
-	return dev_xdp_attach(dev, prog, err, errlen);
+	return attach(dev, prog, err, errlen);
+}
+
+int uxdp_link_set_xdp(const char *name, uint32_t prog_id, char *err, size_t errlen)
+{
+	return link_set_xdp_mode(name, prog_id, err, errlen, dev_xdp_attach);
 }
 
 int uxdp_link_set_xdpgeneric(const char *name, uint32_t prog_id, char *err, size_t errlen)
 {
-	struct net_device *dev = dev_get_by_name(name);
-	struct bpf_prog *prog = NULL;
-
-	if (!dev) {
-		set_err(err, errlen, "device '%s' does not exist%s", name, "");
-		return -ENODEV;
-	}
-	if (prog_id) {
-		prog = bpf_prog_get(prog_id);
-		if (!prog) {
-			set_err(err, errlen, "%s: no such program%s", name, "");
-			return -ENOENT;
-		}
-	}
-	return dev_xdp_generic_attach(dev, prog, err, errlen);
+	return link_set_xdp_mode(name, prog_id, err, errlen, dev_xdp_generic_attach);
 }
 
 int uxdp_xdpgeneric_latency(bool on)

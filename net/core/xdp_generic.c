@@ -273,17 +273,9 @@ int dev_xdp_generic_attach(struct net_device *dev, struct bpf_prog *prog, char *
 				 dev->name);
 		return -EEXIST;
 	}
-	if (prog && prog->type != BPF_PROG_TYPE_XDP) {
-		if (err)
-			snprintf(err, errlen, "%s: program is not an XDP program", dev->name);
-		return -EINVAL;
-	}
-	if (prog && prog->expected_attach_type == BPF_XDP_DEVMAP) {
-		if (err)
-			snprintf(err, errlen, "%s: devmap programs cannot be attached to a device",
-				 dev->name);
-		return -EINVAL;
-	}
+	ret = dev_xdp_check_prog(dev, prog, err, errlen);
+	if (ret)
+		return ret;
 	if (prog && !dev->xdp_generic_rxq) {
 		ret = generic_rxq_alloc(dev);
 		if (ret)
