@@ -366,6 +366,10 @@ struct bpf_prog_aux {
 					/* helper table; NULL: by prog type */
 	u32 max_stack_depth;		/* deepest call chain, bytes */
 	u64 abort_cnt[__BPF_ABORT_MAX];	/* run-time aborts per enum bpf_abort_reason */
+	/* arch/x86/net/bpf_jit_comp.c (uxdp additions): */
+	void *jit_image;		/* mmap'd executable image, or NULL */
+	size_t jit_alloc;		/* its mapping size */
+	char jit_reason[96];		/* why the program is not JITed ("" when it is) */
 };
 
 struct bpf_prog {
@@ -376,6 +380,9 @@ struct bpf_prog {
 	struct bpf_prog_aux *aux;
 	/* The entry the datapath calls: the interpreter (or a JIT later). */
 	unsigned int (*bpf_func)(const void *ctx, const struct bpf_prog *prog);
+	u16 jited:1;			/* bpf_func runs a JIT image */
+	u32 jited_len;			/* bytes of native code */
+	void *jit_body;			/* the image's body: where tail calls land */
 	struct bpf_insn insnsi[];	/* after load-time fix-ups */
 };
 

@@ -59,6 +59,28 @@ int bpf_prog_select_runtime(struct bpf_prog *prog);
 u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
 		     enum bpf_abort_reason *reason);
 
+/*
+ * The JIT (arch/x86/net/bpf_jit_comp.c, x86-64 only). bpf_jit_enable is the
+ * kernel's knob (sysctl net.core.bpf_jit_enable): -1 until first read, then
+ * 0 or 1 (environment UXDP_BPF_JIT=0|1, else the default);
+ * bpf_jit_enabled() reads it. bpf_int_jit_compile() returns the program,
+ * JITed (prog->jited, bpf_func) or unchanged with aux->jit_reason saying
+ * why. bpf_jit_prog_run() runs the image as __bpf_prog_run() runs the
+ * interpreter (aborts counted, *@reason may be NULL); bpf_prog_run_interp()
+ * always runs the interpreter, whatever bpf_func is (differential tests).
+ */
+extern int bpf_jit_enable;
+bool bpf_jit_enabled(void);
+struct xdp_buff;
+struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog);
+void bpf_jit_free(struct bpf_prog *prog);
+u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+		     u64 mem_len, enum bpf_abort_reason *reason);
+unsigned int bpf_prog_run_xdp_jit(const void *ctx, const struct bpf_prog *prog);
+unsigned int bpf_prog_run_raw_jit(const void *ctx, const struct bpf_prog *prog);
+u64 bpf_prog_run_interp(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+			u64 mem_len, enum bpf_abort_reason *reason);
+
 /* Human-readable name of an abort reason (the X-macro's string). */
 const char *bpf_abort_reason_str(enum bpf_abort_reason reason);
 

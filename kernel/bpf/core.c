@@ -57,6 +57,7 @@
  *	    test program type (r1 = memory, r2 = its length).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,9 @@ void bpf_prog_free(struct bpf_prog *fp)
 	if (!fp)
 		return;
 	if (fp->aux) {
+#if defined(__x86_64__)
+		bpf_jit_free(fp);
+#endif
 		bpf_verifier_info_free(fp->aux->verifier_info);
 		for (i = 0; i < fp->aux->used_map_cnt; i++)
 			bpf_map_put(fp->aux->used_maps[i]);
@@ -1090,8 +1094,53 @@ u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
 {
 	enum bpf_abort_reason r;
 
+#if defined(__x86_64__)
+	if (prog->jited)
+		return bpf_jit_prog_run(prog, NULL, mem, len, reason);
+#endif
 	return __bpf_prog_run(prog, NULL, mem, len, reason ?: &r);
 }
+
+u64 bpf_prog_run_interp(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+			u64 mem_len, enum bpf_abort_reason *reason)
+{
+	enum bpf_abort_reason r;
+
+	return __bpf_prog_run(prog, xdp, mem, mem_len, reason ?: &r);
+}
+
+/* ---- runtime selection: interpreter or JIT ------------------------------ */
+
+/*
+ * The kernel's net.core.bpf_jit_enable. -1: not read yet; the environment's
+ * UXDP_BPF_JIT=0|1 decides on first use, else BPF_JIT_DEFAULT.
+ */
+#define BPF_JIT_DEFAULT	0
+int bpf_jit_enable = -1;
+
+bool bpf_jit_enabled(void)
+{
+	int v = __atomic_load_n(&bpf_jit_enable, __ATOMIC_RELAXED);
+
+	if (v < 0) {
+		const char *env = getenv("UXDP_BPF_JIT");
+
+		v = env && (env[0] == '0' || env[0] == '1') && !env[1] ? env[0] - '0' :
+		    BPF_JIT_DEFAULT;
+		__atomic_store_n(&bpf_jit_enable, v, __ATOMIC_RELAXED);
+	}
+	return v > 0;
+}
+
+#if !defined(__x86_64__)
+/* Hosts without a JIT keep the interpreter (the kernel's __weak default). */
+struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
+{
+	snprintf(prog->aux->jit_reason, sizeof(prog->aux->jit_reason),
+		 "no JIT for this architecture");
+	return prog;
+}
+#endif
 
 static bool bpf_is_mov64_x(const struct bpf_insn *a)
 {
@@ -1223,9 +1272,22 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 	vi->image = image;
 	if (prog->type == BPF_PROG_TYPE_UNSPEC)
 		prog->bpf_func = bpf_prog_run_raw_interp;
-	else if (bpf_fuse_at(prog, 0) == BPF_FUSE_RET_K)
-		prog->bpf_func = bpf_prog_run_xdp_ret_k;
 	else
 		prog->bpf_func = bpf_prog_run_xdp_interp;
+	/*
+	 * The JIT keeps the decoded image above: the interpreter still runs
+	 * the program when something calls bpf_prog_run_interp() or tail
+	 * calls into it from an interpreted program.
+	 */
+#if defined(__x86_64__)
+	bpf_jit_free(prog);	/* checked again: a fresh image */
+#endif
+	if (bpf_jit_enabled())
+		prog = bpf_int_jit_compile(prog);
+	else
+		snprintf(prog->aux->jit_reason, sizeof(prog->aux->jit_reason),
+			 "net.core.bpf_jit_enable is 0");
+	if (prog->type != BPF_PROG_TYPE_UNSPEC && bpf_fuse_at(prog, 0) == BPF_FUSE_RET_K)
+		prog->bpf_func = bpf_prog_run_xdp_ret_k;
 	return 0;
 }

@@ -1,0 +1,1468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The x86-64 JIT: translates a checked program (after kernel/bpf/fixups.c,
+ * internal opcodes of <linux/bpf_verifier.h> included) into native code
+ * with the interpreter's semantics bit for bit, run-time checks included.
+ *
+ * Register mapping (the kernel's): R0 rax, R1 rdi, R2 rsi, R3 rdx, R4 rcx,
+ * R5 r8, R6 rbx, R7 r13, R8 r14, R9 r15, R10 rbp; r12 holds the run state
+ * (struct bpf_jit_run), r9/r10/r11 are scratch. Helpers are called with the
+ * SysV ABI, so R1..R5 are already their arguments and R0 their result.
+ *
+ * Image layout: an entry that saves the C callee-saved registers, loads
+ * r12 and rbp and calls the body; the epilogue; the body (one code block
+ * per instruction slot, jump offsets resolved over passes until the sizes
+ * converge, as the kernel's do_jit() loop); the abort stubs. Every EXIT is
+ * a `ret`: bpf-to-bpf calls are native calls (the call site saves R6..R10
+ * and moves R10 down by the caller's frame, as the interpreter's frames
+ * do), a tail call jumps to the target's body, so the target's EXIT
+ * returns to whoever called the program that tail-called. An abort
+ * (failed region check, loop budget, call depth, ...) stores the reason
+ * in the run state, resets rsp to the entry's frame and returns 0 through
+ * the epilogue; the C entry then counts it in aux->abort_cnt as the
+ * interpreter does.
+ *
+ * What the interpreter counts, the image counts the same way in the run
+ * state: the instruction budget charged on taken backward jumps, calls and
+ * tail calls, the call depth, the tail-call count and the may_goto budget.
+ * Checked accesses get the region check of vi->insn_aux[pc] inline (packet,
+ * stack, map arena, raw memory; "any" calls bpf_jit_region_check()).
+ *
+ * Kernel: arch/x86/net/bpf_jit_comp.c bpf_int_jit_compile(), do_jit(),
+ *	   emit_bpf_tail_call_indirect(), emit_prologue()
+ * Differs: the kernel's JIT runs what the verifier proved; this one also
+ *	    emits uxdp's run-time checks and budget. The C entry keeps the
+ *	    stack (one area for the whole call chain, as the interpreter's)
+ *	    and the run state. A tail call into a program that has no image
+ *	    (compiled while the JIT was off) is a miss; the kernel refuses
+ *	    to mix JITed and interpreted programs in one PROG_ARRAY instead.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+#include <net/xdp.h>
+
+#if defined(__x86_64__)
+
+/* The run state the image reaches through r12. */
+struct bpf_jit_run {
+	s64 budget;
+	u32 tail_call_cnt;
+	u32 depth;
+	u64 may_goto_cnt;
+	u8 *stack_lo;
+	u8 *stack_hi;
+	const struct xdp_buff *xdp;
+	u8 *mem;
+	u64 mem_len;
+	u64 exit_rsp;
+	u32 reason;
+	u64 regs[6];		/* R0..R5 around C calls */
+	u64 addr;		/* checked address around C calls */
+};
+
+/* One whole-chain stack, as the interpreter's BPF_INTERP_STACK. */
+#define BPF_JIT_STACK		(2 * MAX_BPF_STACK)
+
+typedef u64 (*bpf_jit_entry_t)(u64 r1, u64 r2, struct bpf_jit_run *run, void *fp);
+
+/* x86 register numbers */
+enum {
+	RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI,
+	R8, R9, R10, R11, R12, R13, R14, R15,
+};
+
+static const u8 reg2hex[MAX_BPF_REG] = {
+	[BPF_REG_0] = RAX, [BPF_REG_1] = RDI, [BPF_REG_2] = RSI, [BPF_REG_3] = RDX,
+	[BPF_REG_4] = RCX, [BPF_REG_5] = R8, [BPF_REG_6] = RBX, [BPF_REG_7] = R13,
+	[BPF_REG_8] = R14, [BPF_REG_9] = R15, [BPF_REG_10] = RBP,
+};
+
+/* condition codes */
+enum {
+	CC_O, CC_NO, CC_B, CC_AE, CC_E, CC_NE, CC_BE, CC_A,
+	CC_S, CC_NS, CC_P, CC_NP, CC_L, CC_GE, CC_LE, CC_G,
+};
+
+/* Worst case bytes of one instruction slot (checked "any" atomic). */
+#define MAX_INSN_BYTES		320
+#define MAX_PASSES		32
+
+struct jit_ctx {
+	u8 *buf;
+	u32 cap;
+	u32 pos;
+	u32 *addrs;		/* start of slot i's code, previous pass; [len] = end */
+	u32 *new_addrs;
+	u32 stub[__BPF_ABORT_MAX + 1];	/* abort stubs, previous pass */
+	u32 new_stub[__BPF_ABORT_MAX + 1];
+	u32 epilogue, body;
+	bool force_long;	/* first pass: every jump rel32 */
+	const struct bpf_prog *prog;
+	const struct bpf_verifier_info *vi;
+	char *err;
+	size_t errlen;
+	bool failed;
+};
+
+#define STUB_COMMON	__BPF_ABORT_MAX	/* reason already stored */
+
+#define RUN_OFF(f)	((s32)offsetof(struct bpf_jit_run, f))
+
+/* ---- emitters ----------------------------------------------------------- */
+
+static void emit1(struct jit_ctx *c, u8 b)
+{
+	if (c->pos < c->cap)
+		c->buf[c->pos] = b;
+	c->pos++;
+}
+
+static void emit4(struct jit_ctx *c, u32 v)
+{
+	emit1(c, v);
+	emit1(c, v >> 8);
+	emit1(c, v >> 16);
+	emit1(c, v >> 24);
+}
+
+static void emit8(struct jit_ctx *c, u64 v)
+{
+	emit4(c, (u32)v);
+	emit4(c, (u32)(v >> 32));
+}
+
+static bool is_imm8(s64 v)
+{
+	return v >= -128 && v <= 127;
+}
+
+static bool is_simm32(s64 v)
+{
+	return v == (s64)(s32)v;
+}
+
+/* REX prefix; @force: emit even when empty (byte registers sil, dil, bpl) */
+static void emit_rex(struct jit_ctx *c, bool w, u8 reg, u8 index, u8 base, bool force)
+{
+	u8 rex = 0x40 | (w << 3) | ((reg >> 3) << 2) | ((index >> 3) << 1) | (base >> 3);
+
+	if (rex != 0x40 || force)
+		emit1(c, rex);
+}
+
+static void emit_modrm_reg(struct jit_ctx *c, u8 reg, u8 rm)
+{
+	emit1(c, 0xc0 | ((reg & 7) << 3) | (rm & 7));
+}
+
+/* [base + disp], never mod 00 (rbp/r13 would mean rip-relative) */
+static void emit_modrm_mem(struct jit_ctx *c, u8 reg, u8 base, s32 disp)
+{
+	u8 mod = is_imm8(disp) ? 0x40 : 0x80;
+
+	emit1(c, mod | ((reg & 7) << 3) | (base & 7));
+	if ((base & 7) == RSP)
+		emit1(c, 0x24);
+	if (mod == 0x40)
+		emit1(c, (u8)disp);
+	else
+		emit4(c, (u32)disp);
+}
+
+/* op r/m(dst), reg(src), e.g. add 0x01, or 0x09, and 0x21, sub 0x29, xor 0x31, cmp 0x39, mov 0x89, test 0x85 */
+static void emit_alu_rr(struct jit_ctx *c, u8 op, bool w, u8 dst, u8 src)
+{
+	emit_rex(c, w, src, 0, dst, false);
+	emit1(c, op);
+	emit_modrm_reg(c, src, dst);
+}
+
+/* 0x81/0x83 /ext imm: add 0, or 1, and 4, sub 5, xor 6, cmp 7 */
+static void emit_alu_ri(struct jit_ctx *c, u8 ext, bool w, u8 dst, s32 imm)
+{
+	emit_rex(c, w, 0, 0, dst, false);
+	if (is_imm8(imm)) {
+		emit1(c, 0x83);
+		emit_modrm_reg(c, ext, dst);
+		emit1(c, (u8)imm);
+	} else {
+		emit1(c, 0x81);
+		emit_modrm_reg(c, ext, dst);
+		emit4(c, (u32)imm);
+	}
+}
+
+/* the same on [base + disp] */
+static void emit_alu_mi(struct jit_ctx *c, u8 ext, bool w, u8 base, s32 disp, s32 imm)
+{
+	emit_rex(c, w, 0, 0, base, false);
+	if (is_imm8(imm)) {
+		emit1(c, 0x83);
+		emit_modrm_mem(c, ext, base, disp);
+		emit1(c, (u8)imm);
+	} else {
+		emit1(c, 0x81);
+		emit_modrm_mem(c, ext, base, disp);
+		emit4(c, (u32)imm);
+	}
+}
+
+/* op reg, [base + disp] or op [base + disp], reg with opcode @op */
+static void emit_mem(struct jit_ctx *c, u8 op, bool w, u8 reg, u8 base, s32 disp)
+{
+	emit_rex(c, w, reg, 0, base, false);
+	emit1(c, op);
+	emit_modrm_mem(c, reg, base, disp);
+}
+
+static void emit_mov_rr(struct jit_ctx *c, bool w, u8 dst, u8 src)
+{
+	emit_alu_rr(c, 0x89, w, dst, src);
+}
+
+static void emit_ld64(struct jit_ctx *c, u8 dst, u8 base, s32 disp)
+{
+	emit_mem(c, 0x8b, true, dst, base, disp);
+}
+
+static void emit_st64(struct jit_ctx *c, u8 src, u8 base, s32 disp)
+{
+	emit_mem(c, 0x89, true, src, base, disp);
+}
+
+/* dst = imm64, the shortest form; flags are not touched */
+static void emit_mov_imm64(struct jit_ctx *c, u8 dst, u64 v)
+{
+	if (v <= 0xffffffffULL) {
+		emit_rex(c, false, 0, 0, dst, false);
+		emit1(c, 0xb8 + (dst & 7));
+		emit4(c, (u32)v);
+	} else if (is_simm32((s64)v)) {
+		emit_rex(c, true, 0, 0, dst, false);
+		emit1(c, 0xc7);
+		emit_modrm_reg(c, 0, dst);
+		emit4(c, (u32)v);
+	} else {
+		emit_rex(c, true, 0, 0, dst, false);
+		emit1(c, 0xb8 + (dst & 7));
+		emit8(c, v);
+	}
+}
+
+/* dst32 = imm32 (zero-extended), flags untouched */
+static void emit_mov_imm32(struct jit_ctx *c, u8 dst, u32 v)
+{
+	emit_rex(c, false, 0, 0, dst, false);
+	emit1(c, 0xb8 + (dst & 7));
+	emit4(c, v);
+}
+
+static void emit_push(struct jit_ctx *c, u8 r)
+{
+	emit_rex(c, false, 0, 0, r, false);
+	emit1(c, 0x50 + (r & 7));
+}
+
+static void emit_pop(struct jit_ctx *c, u8 r)
+{
+	emit_rex(c, false, 0, 0, r, false);
+	emit1(c, 0x58 + (r & 7));
+}
+
+static void emit_call_abs(struct jit_ctx *c, const void *fn)
+{
+	/* rsp is 8 mod 16 in the body: align for the SysV call */
+	emit_alu_ri(c, 5, true, RSP, 8);
+	emit_mov_imm64(c, R11, (u64)(uintptr_t)fn);
+	emit_rex(c, false, 0, 0, R11, false);
+	emit1(c, 0xff);
+	emit_modrm_reg(c, 2, R11);
+	emit_alu_ri(c, 0, true, RSP, 8);
+}
+
+/* jcc/jmp to an absolute image offset (from the previous pass) */
+static void emit_jcc_to(struct jit_ctx *c, int cc, u32 target, bool allow_short)
+{
+	s64 rel = (s64)target - (s64)(c->pos + 2);
+
+	if (allow_short && !c->force_long && is_imm8(rel)) {
+		emit1(c, 0x70 + cc);
+		emit1(c, (u8)rel);
+		return;
+	}
+	rel = (s64)target - (s64)(c->pos + 6);
+	emit1(c, 0x0f);
+	emit1(c, 0x80 + cc);
+	emit4(c, (u32)(s32)rel);
+}
+
+static void emit_jmp_to(struct jit_ctx *c, u32 target, bool allow_short)
+{
+	s64 rel = (s64)target - (s64)(c->pos + 2);
+
+	if (allow_short && !c->force_long && is_imm8(rel)) {
+		emit1(c, 0xeb);
+		emit1(c, (u8)rel);
+		return;
+	}
+	rel = (s64)target - (s64)(c->pos + 5);
+	emit1(c, 0xe9);
+	emit4(c, (u32)(s32)rel);
+}
+
+static void emit_abort_jcc(struct jit_ctx *c, int cc, enum bpf_abort_reason reason)
+{
+	emit_jcc_to(c, cc, c->stub[reason], false);
+}
+
+/* local forward jumps inside one slot's code: rel8, patched */
+static u32 emit_jcc8(struct jit_ctx *c, int cc)
+{
+	emit1(c, 0x70 + cc);
+	emit1(c, 0);
+	return c->pos;
+}
+
+static u32 emit_jmp8(struct jit_ctx *c)
+{
+	emit1(c, 0xeb);
+	emit1(c, 0);
+	return c->pos;
+}
+
+static void patch8(struct jit_ctx *c, u32 after)
+{
+	s64 rel = (s64)c->pos - (s64)after;
+
+	if (!is_imm8(rel)) {
+		c->failed = true;
+		snprintf(c->err, c->errlen, "local jump out of range");
+		return;
+	}
+	if (after - 1 < c->cap)
+		c->buf[after - 1] = (u8)rel;
+}
+
+/* ---- run-time checks ---------------------------------------------------- */
+
+static __always_inline bool bpf_jit_range_ok(const void *lo, const void *hi, u64 addr, u64 size)
+{
+	u64 span = (u64)((uintptr_t)hi - (uintptr_t)lo);
+	u64 a = addr - (u64)(uintptr_t)lo;
+
+	return hi >= lo && a < span && size <= span - a;
+}
+
+static bool bpf_jit_pkt_ok(const struct bpf_jit_run *run, u64 addr, u64 size)
+{
+	const struct xdp_buff *xdp = run->xdp;
+	const void *lo;
+
+	if (!xdp)
+		return false;
+	lo = xdp->data_meta < xdp->data ? xdp->data_meta : xdp->data;
+	return bpf_jit_range_ok(lo, xdp->data_end, addr, size);
+}
+
+static bool bpf_jit_map_ok(const struct bpf_prog *prog, u32 idx, u64 addr, u64 size)
+{
+	const struct bpf_map *map;
+
+	if (idx >= prog->aux->used_map_cnt)
+		return false;
+	map = prog->aux->used_maps[idx];
+	return bpf_jit_range_ok(map->arena_lo, map->arena_hi, addr, size);
+}
+
+/* core.c's bpf_region_check() over the JIT's run state */
+static enum bpf_abort_reason bpf_jit_region(const struct bpf_jit_run *run,
+					    const struct bpf_prog *prog, u32 rgn, u64 addr,
+					    u64 size)
+{
+	u32 i;
+
+	switch (BPF_RGN_KIND(rgn)) {
+	case BPF_RGN_STACK:
+		return bpf_jit_range_ok(run->stack_lo, run->stack_hi, addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_STACK_OOB;
+	case BPF_RGN_PKT:
+		return bpf_jit_pkt_ok(run, addr, size) ? BPF_ABORT_NONE : BPF_ABORT_PKT_OOB;
+	case BPF_RGN_MAP:
+		return bpf_jit_map_ok(prog, BPF_RGN_IDX(rgn), addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_MAP_OOB;
+	case BPF_RGN_MEM:
+		return run->mem && bpf_jit_range_ok(run->mem, run->mem + run->mem_len, addr, size) ?
+		       BPF_ABORT_NONE : BPF_ABORT_MEM_OOB;
+	case BPF_RGN_ANY:
+		if (bpf_jit_range_ok(run->stack_lo, run->stack_hi, addr, size) ||
+		    bpf_jit_pkt_ok(run, addr, size) ||
+		    (run->mem && bpf_jit_range_ok(run->mem, run->mem + run->mem_len, addr, size)))
+			return BPF_ABORT_NONE;
+		for (i = 0; i < prog->aux->used_map_cnt; i++)
+			if (bpf_jit_map_ok(prog, i, addr, size))
+				return BPF_ABORT_NONE;
+		return BPF_ABORT_MEM_OOB;
+	default:
+		return BPF_ABORT_MEM_OOB;
+	}
+}
+
+/* Called from images: a region check too rare to inline. 0 or the reason (stored). */
+static u32 bpf_jit_region_check(struct bpf_jit_run *run, const struct bpf_prog *prog, u32 rgn,
+				u64 addr, u64 size)
+{
+	enum bpf_abort_reason r = bpf_jit_region(run, prog, rgn, addr, size);
+
+	run->reason = r;
+	return r;
+}
+
+/* Called from images before a helper with memory arguments (core.c's bpf_call_check()). */
+static u32 bpf_jit_call_check(struct bpf_jit_run *run, const struct bpf_prog *prog,
+			      const struct bpf_call_desc *d)
+{
+	u32 i;
+
+	for (i = 0; i < d->nr_checks; i++) {
+		const struct bpf_mem_check *ck = &d->checks[i];
+		u64 size = ck->size_reg ? run->regs[ck->size_reg] : ck->size;
+		u64 ptr = run->regs[ck->ptr_reg];
+
+		if (ck->or_null && !ptr)
+			continue;
+		if (!size)
+			continue;
+		if (bpf_jit_region(run, prog, ck->region, ptr, size) != BPF_ABORT_NONE) {
+			run->reason = BPF_ABORT_HELPER_ARG_OOB;
+			return BPF_ABORT_HELPER_ARG_OOB;
+		}
+	}
+	return 0;
+}
+
+/* R0..R5 to run->regs and back (around C calls from the image) */
+static const u8 caller_saved[6] = { RAX, RDI, RSI, RDX, RCX, R8 };
+
+static void emit_save_regs(struct jit_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		emit_st64(c, caller_saved[i], R12, RUN_OFF(regs) + 8 * i);
+}
+
+static void emit_restore_regs(struct jit_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		emit_ld64(c, caller_saved[i], R12, RUN_OFF(regs) + 8 * i);
+}
+
+/*
+ * lo in r9, hi in r10, address in r11: is [addr, addr + size) inside? Else
+ * abort with @reason. The address is in r11 again afterwards.
+ */
+static void emit_range_check(struct jit_ctx *c, u32 size, enum bpf_abort_reason reason)
+{
+	emit_alu_rr(c, 0x29, true, R10, R9);		/* span = hi - lo */
+	emit_abort_jcc(c, CC_B, reason);		/* hi < lo */
+	emit_alu_rr(c, 0x29, true, R11, R9);		/* a = addr - lo */
+	emit_alu_rr(c, 0x39, true, R11, R10);		/* cmp a, span */
+	emit_abort_jcc(c, CC_AE, reason);
+	emit_alu_rr(c, 0x29, true, R10, R11);		/* span - a */
+	emit_alu_ri(c, 7, true, R10, (s32)size);	/* cmp, size */
+	emit_abort_jcc(c, CC_B, reason);
+	emit_alu_rr(c, 0x01, true, R11, R9);		/* addr again */
+}
+
+/*
+ * The region check of checked slot @pc: r11 = base + off, checked; the
+ * access then goes through [r11]. BPF registers are preserved.
+ */
+static void emit_probe(struct jit_ctx *c, u32 pc, u8 base, s16 off, u32 size)
+{
+	u32 rgn = c->vi->insn_aux[pc];
+	const struct bpf_prog *prog = c->prog;
+	u32 p;
+
+	emit_mem(c, 0x8d, true, R11, base, off);	/* lea r11, [base + off] */
+	switch (BPF_RGN_KIND(rgn)) {
+	case BPF_RGN_PKT:
+		emit_ld64(c, R10, R12, RUN_OFF(xdp));
+		emit_alu_rr(c, 0x85, true, R10, R10);
+		emit_abort_jcc(c, CC_E, BPF_ABORT_PKT_OOB);
+		emit_ld64(c, R9, R10, offsetof(struct xdp_buff, data_meta));
+		emit_mem(c, 0x3b, true, R9, R10, offsetof(struct xdp_buff, data));
+		p = emit_jcc8(c, CC_B);			/* data_meta < data: lo = meta */
+		emit_ld64(c, R9, R10, offsetof(struct xdp_buff, data));
+		patch8(c, p);
+		emit_ld64(c, R10, R10, offsetof(struct xdp_buff, data_end));
+		emit_range_check(c, size, BPF_ABORT_PKT_OOB);
+		break;
+	case BPF_RGN_STACK:
+		emit_ld64(c, R9, R12, RUN_OFF(stack_lo));
+		emit_ld64(c, R10, R12, RUN_OFF(stack_hi));
+		emit_range_check(c, size, BPF_ABORT_STACK_OOB);
+		break;
+	case BPF_RGN_MEM:
+		emit_ld64(c, R9, R12, RUN_OFF(mem));
+		emit_alu_rr(c, 0x85, true, R9, R9);
+		emit_abort_jcc(c, CC_E, BPF_ABORT_MEM_OOB);
+		emit_ld64(c, R10, R12, RUN_OFF(mem_len));
+		emit_alu_rr(c, 0x01, true, R10, R9);
+		emit_range_check(c, size, BPF_ABORT_MEM_OOB);
+		break;
+	case BPF_RGN_MAP:
+		if (BPF_RGN_IDX(rgn) >= prog->aux->used_map_cnt) {
+			emit_jmp_to(c, c->stub[BPF_ABORT_MAP_OOB], false);
+			break;
+		}
+		emit_mov_imm64(c, R10, (u64)(uintptr_t)prog->aux->used_maps[BPF_RGN_IDX(rgn)]);
+		emit_ld64(c, R9, R10, offsetof(struct bpf_map, arena_lo));
+		emit_ld64(c, R10, R10, offsetof(struct bpf_map, arena_hi));
+		emit_range_check(c, size, BPF_ABORT_MAP_OOB);
+		break;
+	case BPF_RGN_ANY:
+		emit_st64(c, R11, R12, RUN_OFF(addr));
+		emit_save_regs(c);
+		emit_mov_rr(c, true, RDI, R12);
+		emit_mov_imm64(c, RSI, (u64)(uintptr_t)prog);
+		emit_mov_imm32(c, RDX, rgn);
+		emit_mov_rr(c, true, RCX, R11);
+		emit_mov_imm32(c, R8, size);
+		emit_call_abs(c, bpf_jit_region_check);
+		emit_alu_rr(c, 0x85, false, RAX, RAX);
+		emit_jcc_to(c, CC_NE, c->stub[STUB_COMMON], false);
+		emit_restore_regs(c);
+		emit_ld64(c, R11, R12, RUN_OFF(addr));
+		break;
+	default:
+		emit_jmp_to(c, c->stub[BPF_ABORT_MEM_OOB], false);
+		break;
+	}
+}
+
+/* ---- instruction translation -------------------------------------------- */
+
+static int jmp_cc(u8 op)
+{
+	switch (op) {
+	case BPF_JEQ: return CC_E;
+	case BPF_JNE: return CC_NE;
+	case BPF_JGT: return CC_A;
+	case BPF_JGE: return CC_AE;
+	case BPF_JLT: return CC_B;
+	case BPF_JLE: return CC_BE;
+	case BPF_JSGT: return CC_G;
+	case BPF_JSGE: return CC_GE;
+	case BPF_JSLT: return CC_L;
+	case BPF_JSLE: return CC_LE;
+	case BPF_JSET: return CC_NE;
+	}
+	return -1;
+}
+
+/*
+ * A taken jump from slot @i by @off slots. Backward ones are charged to the
+ * budget first, as the interpreter's JUMP(). With @cc >= 0 it is
+ * conditional on @cc.
+ */
+static void emit_bpf_jump(struct jit_ctx *c, int cc, u32 i, s32 off)
+{
+	u32 target = c->addrs[i + off + 1];
+	u32 p = 0;
+
+	if (off >= 0) {
+		if (cc >= 0)
+			emit_jcc_to(c, cc, target, true);
+		else
+			emit_jmp_to(c, target, true);
+		return;
+	}
+	if (cc >= 0)
+		p = emit_jcc8(c, cc ^ 1);
+	emit_alu_mi(c, 0, true, R12, RUN_OFF(budget), off);
+	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	emit_jmp_to(c, target, true);
+	if (cc >= 0)
+		patch8(c, p);
+}
+
+/* load/store of @size from/to [base + off] */
+static void emit_ldx(struct jit_ctx *c, u8 size, bool sx, u8 dst, u8 base, s32 off)
+{
+	switch (size) {
+	case BPF_B:
+		emit_rex(c, sx, dst, 0, base, false);
+		emit1(c, 0x0f);
+		emit1(c, sx ? 0xbe : 0xb6);
+		break;
+	case BPF_H:
+		emit_rex(c, sx, dst, 0, base, false);
+		emit1(c, 0x0f);
+		emit1(c, sx ? 0xbf : 0xb7);
+		break;
+	case BPF_W:
+		emit_rex(c, sx, dst, 0, base, false);
+		emit1(c, sx ? 0x63 : 0x8b);
+		break;
+	default:
+		emit_rex(c, true, dst, 0, base, false);
+		emit1(c, 0x8b);
+		break;
+	}
+	emit_modrm_mem(c, dst, base, off);
+}
+
+static void emit_stx(struct jit_ctx *c, u8 size, u8 base, s32 off, u8 src)
+{
+	switch (size) {
+	case BPF_B:
+		emit_rex(c, false, src, 0, base, true);
+		emit1(c, 0x88);
+		break;
+	case BPF_H:
+		emit1(c, 0x66);
+		emit_rex(c, false, src, 0, base, false);
+		emit1(c, 0x89);
+		break;
+	case BPF_W:
+		emit_rex(c, false, src, 0, base, false);
+		emit1(c, 0x89);
+		break;
+	default:
+		emit_rex(c, true, src, 0, base, false);
+		emit1(c, 0x89);
+		break;
+	}
+	emit_modrm_mem(c, src, base, off);
+}
+
+static void emit_st_imm(struct jit_ctx *c, u8 size, u8 base, s32 off, s32 imm)
+{
+	switch (size) {
+	case BPF_B:
+		emit_rex(c, false, 0, 0, base, false);
+		emit1(c, 0xc6);
+		emit_modrm_mem(c, 0, base, off);
+		emit1(c, (u8)imm);
+		return;
+	case BPF_H:
+		emit1(c, 0x66);
+		emit_rex(c, false, 0, 0, base, false);
+		emit1(c, 0xc7);
+		emit_modrm_mem(c, 0, base, off);
+		emit1(c, (u8)imm);
+		emit1(c, (u8)(imm >> 8));
+		return;
+	default:
+		emit_rex(c, size == BPF_DW, 0, 0, base, false);
+		emit1(c, 0xc7);
+		emit_modrm_mem(c, 0, base, off);
+		emit4(c, (u32)imm);
+		return;
+	}
+}
+
+/*
+ * Atomic op @op on [r9] (the address), 32 or 64 bits, with the
+ * interpreter's register results: FETCH forms and XCHG write the old value
+ * to src, CMPXCHG to R0, load-acquire to dst.
+ */
+static void emit_atomic(struct jit_ctx *c, s32 op, bool w, u8 dst, u8 src)
+{
+	u8 srcv = src;
+	u32 loop;
+
+	switch (op) {
+	case BPF_ADD:
+	case BPF_AND:
+	case BPF_OR:
+	case BPF_XOR:
+		emit1(c, 0xf0);
+		emit_mem(c, op == BPF_ADD ? 0x01 : op == BPF_AND ? 0x21 : op == BPF_OR ? 0x09 : 0x31,
+			 w, src, R9, 0);
+		return;
+	case BPF_ADD | BPF_FETCH:
+		emit1(c, 0xf0);
+		emit_rex(c, w, src, 0, R9, false);
+		emit1(c, 0x0f);
+		emit1(c, 0xc1);
+		emit_modrm_mem(c, src, R9, 0);
+		return;
+	case BPF_XCHG:
+		emit_mem(c, 0x87, w, src, R9, 0);
+		return;
+	case BPF_CMPXCHG:
+		emit1(c, 0xf0);
+		emit_rex(c, w, src, 0, R9, false);
+		emit1(c, 0x0f);
+		emit1(c, 0xb1);
+		emit_modrm_mem(c, src, R9, 0);
+		if (!w)
+			emit_mov_rr(c, false, RAX, RAX);	/* R0 = (u32)old */
+		return;
+	case BPF_LOAD_ACQ:
+		emit_ldx(c, w ? BPF_DW : BPF_W, false, dst, R9, 0);
+		return;
+	case BPF_STORE_REL:
+		emit_stx(c, w ? BPF_DW : BPF_W, R9, 0, src);
+		return;
+	case BPF_AND | BPF_FETCH:
+	case BPF_OR | BPF_FETCH:
+	case BPF_XOR | BPF_FETCH:
+		/* cmpxchg loop through rax; R0 kept in r10 */
+		emit_mov_rr(c, true, R10, RAX);
+		if (src == RAX)
+			srcv = R10;
+		loop = c->pos;
+		emit_ldx(c, w ? BPF_DW : BPF_W, false, RAX, R9, 0);
+		emit_mov_rr(c, true, R11, RAX);
+		emit_alu_rr(c, (op & ~BPF_FETCH) == BPF_AND ? 0x21 :
+			       (op & ~BPF_FETCH) == BPF_OR ? 0x09 : 0x31, w, R11, srcv);
+		emit1(c, 0xf0);
+		emit_rex(c, w, R11, 0, R9, false);
+		emit1(c, 0x0f);
+		emit1(c, 0xb1);
+		emit_modrm_mem(c, R11, R9, 0);
+		emit1(c, 0x75);				/* jne loop */
+		emit1(c, (u8)(loop - (c->pos + 1)));
+		if (src == RAX)
+			return;				/* R0 = old, which is in rax */
+		emit_mov_rr(c, w, src, RAX);
+		emit_mov_rr(c, true, RAX, R10);
+		return;
+	}
+	c->failed = true;
+	snprintf(c->err, c->errlen, "atomic op 0x%x", (u32)op);
+}
+
+/* Division and modulo with the interpreter's results for 0 and -1. */
+static void emit_divmod(struct jit_ctx *c, const struct bpf_insn *insn, u8 dst)
+{
+	bool w = BPF_CLASS(insn->code) == BPF_ALU64;
+	bool is_div = BPF_OP(insn->code) == BPF_DIV;
+	bool sgn = insn->off != 0;
+	u32 p_nz, p_done1, p_norm = 0, p_done2 = 0;
+
+	if (BPF_SRC(insn->code) == BPF_X)
+		emit_mov_rr(c, w, R11, reg2hex[insn->src_reg]);
+	else if (w)
+		emit_mov_imm64(c, R11, (u64)(s64)insn->imm);
+	else
+		emit_mov_imm32(c, R11, (u32)insn->imm);
+	emit_alu_rr(c, 0x85, w, R11, R11);
+	p_nz = emit_jcc8(c, CC_NE);
+	/* divisor 0: x / 0 = 0, x % 0 = x */
+	if (is_div)
+		emit_alu_rr(c, 0x31, false, dst, dst);
+	else if (!w)
+		emit_mov_rr(c, false, dst, dst);
+	p_done1 = emit_jmp8(c);
+	patch8(c, p_nz);
+	if (sgn) {
+		emit_alu_ri(c, 7, w, R11, -1);
+		p_norm = emit_jcc8(c, CC_NE);
+		/* sdiv by -1 = -x, smod by -1 = 0 */
+		if (is_div) {
+			emit_rex(c, w, 0, 0, dst, false);
+			emit1(c, 0xf7);
+			emit_modrm_reg(c, 3, dst);
+		} else {
+			emit_alu_rr(c, 0x31, false, dst, dst);
+		}
+		p_done2 = emit_jmp8(c);
+		patch8(c, p_norm);
+	}
+	emit_mov_rr(c, true, R10, RAX);
+	emit_mov_rr(c, true, R9, RDX);
+	if (dst != RAX)
+		emit_mov_rr(c, w, RAX, dst);
+	if (sgn) {
+		if (w)
+			emit1(c, 0x48);
+		emit1(c, 0x99);				/* cqo / cdq */
+	} else {
+		emit_alu_rr(c, 0x31, false, RDX, RDX);
+	}
+	emit_rex(c, w, 0, 0, R11, false);
+	emit1(c, 0xf7);
+	emit_modrm_reg(c, sgn ? 7 : 6, R11);		/* idiv / div r11 */
+	emit_mov_rr(c, w, R11, is_div ? RAX : RDX);
+	emit_mov_rr(c, true, RAX, R10);
+	emit_mov_rr(c, true, RDX, R9);
+	emit_mov_rr(c, w, dst, R11);
+	patch8(c, p_done1);
+	if (sgn)
+		patch8(c, p_done2);
+}
+
+/* shift dst by cl: 0xd3 /ext (shl 4, shr 5, sar 7), via r10 when rcx is in use */
+static void emit_shift_x(struct jit_ctx *c, u8 ext, bool w, u8 dst, u8 src)
+{
+	u8 d = dst == RCX ? R10 : dst;
+
+	emit_mov_rr(c, true, R10, RCX);		/* r10 = old rcx */
+	if (src != RCX)
+		emit_mov_rr(c, true, RCX, src);
+	emit_rex(c, w, 0, 0, d, false);
+	emit1(c, 0xd3);
+	emit_modrm_reg(c, ext, d);
+	if (!w)
+		emit_mov_rr(c, false, d, d);	/* a count of 0 writes nothing */
+	emit_mov_rr(c, true, RCX, R10);	/* the result, or R4 restored */
+}
+
+static void emit_shift_k(struct jit_ctx *c, u8 ext, bool w, u8 dst, s32 imm)
+{
+	u8 n = imm & (w ? 63 : 31);
+
+	if (!n) {
+		if (!w)
+			emit_mov_rr(c, false, dst, dst);
+		return;
+	}
+	emit_rex(c, w, 0, 0, dst, false);
+	emit1(c, 0xc1);
+	emit_modrm_reg(c, ext, dst);
+	emit1(c, n);
+}
+
+/* ld_imm64 r1 = ARRAY map; call bpf_map_lookup_elem at slot i (core.c's fusion) */
+static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
+{
+	const struct bpf_prog *prog = c->prog;
+	const struct bpf_insn *a = &prog->insnsi[i];
+	const struct bpf_call_desc *d;
+	u64 v;
+	u32 m;
+
+	if (i + 3 > prog->len || a->dst_reg != BPF_REG_1 ||
+	    a[2].code != (BPF_JMP | BPF_CALL) || (u32)a[2].imm >= c->vi->nr_calls)
+		return NULL;
+	d = &c->vi->calls[a[2].imm];
+	if (d->func_id != BPF_FUNC_map_lookup_elem || d->nr_checks)
+		return NULL;
+	v = (u64)(u32)a[0].imm | ((u64)(u32)a[1].imm) << 32;
+	for (m = 0; m < prog->aux->used_map_cnt; m++) {
+		const struct bpf_map *map = prog->aux->used_maps[m];
+
+		if ((u64)(uintptr_t)map == v && map->ops == &array_map_ops) {
+			const struct bpf_array *array = (const void *)map;
+
+			if (array->elem_size > 0x7fffffff)
+				return NULL;
+			return array;
+		}
+	}
+	return NULL;
+}
+
+static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_array *array)
+{
+	u32 p;
+
+	emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
+	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
+	emit_alu_rr(c, 0x31, false, RAX, RAX);
+	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
+	p = emit_jcc8(c, CC_AE);
+	emit_alu_ri(c, 4, false, R11, (s32)array->index_mask);
+	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, elem_size */
+	emit1(c, 0x69);
+	emit_modrm_reg(c, R11, R11);
+	emit4(c, array->elem_size);
+	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->value);
+	emit_alu_rr(c, 0x01, true, RAX, R11);
+	patch8(c, p);
+	emit_jmp_to(c, c->addrs[i + 3], true);
+}
+
+static void emit_ctx_field(struct jit_ctx *c, u8 dst, s32 field)
+{
+	u32 p1, p2, p3 = 0;
+
+	emit_alu_rr(c, 0x31, false, R11, R11);
+	emit_ld64(c, R10, R12, RUN_OFF(xdp));
+	emit_alu_rr(c, 0x85, true, R10, R10);
+	p1 = emit_jcc8(c, CC_E);
+	emit_ld64(c, R10, R10, field == BPF_CTX_EGRESS_IFINDEX ?
+		  offsetof(struct xdp_buff, txq) : offsetof(struct xdp_buff, rxq));
+	emit_alu_rr(c, 0x85, true, R10, R10);
+	p2 = emit_jcc8(c, CC_E);
+	switch (field) {
+	case BPF_CTX_RX_QUEUE_INDEX:
+		emit_mem(c, 0x8b, false, R11, R10, offsetof(struct xdp_rxq_info, queue_index));
+		break;
+	case BPF_CTX_INGRESS_IFINDEX:
+	case BPF_CTX_EGRESS_IFINDEX:
+		_Static_assert(offsetof(struct xdp_rxq_info, dev) == offsetof(struct xdp_txq_info, dev),
+			       "rxq and txq keep dev first");
+		emit_ld64(c, R10, R10, offsetof(struct xdp_rxq_info, dev));
+		emit_alu_rr(c, 0x85, true, R10, R10);
+		p3 = emit_jcc8(c, CC_E);
+		emit_mem(c, 0x8b, false, R11, R10, offsetof(struct net_device, ifindex));
+		break;
+	}
+	patch8(c, p1);
+	patch8(c, p2);
+	if (p3)
+		patch8(c, p3);
+	emit_mov_rr(c, true, dst, R11);
+}
+
+static void emit_tail_call(struct jit_ctx *c)
+{
+	u32 p_miss[5], n = 0, k;
+
+	/* R2 = array, R3 = index */
+	emit_mov_rr(c, false, R10, RDX);
+	emit_mem(c, 0x3b, false, R10, RSI, offsetof(struct bpf_array, map.max_entries));
+	p_miss[n++] = emit_jcc8(c, CC_AE);
+	emit_alu_mi(c, 7, false, R12, RUN_OFF(tail_call_cnt), MAX_TAIL_CALL_CNT);
+	p_miss[n++] = emit_jcc8(c, CC_AE);
+	emit_alu_mi(c, 0, false, R12, RUN_OFF(tail_call_cnt), 1);
+	/* r11 = array->ptrs[index] */
+	emit_rex(c, true, R11, R10, RSI, false);
+	emit1(c, 0x8b);
+	emit1(c, 0x84 | ((R11 & 7) << 3));		/* mod 10, rm = SIB */
+	emit1(c, 0xc0 | ((R10 & 7) << 3) | (RSI & 7));	/* scale 8 */
+	emit4(c, offsetof(struct bpf_array, ptrs));
+	emit_alu_rr(c, 0x85, true, R11, R11);
+	p_miss[n++] = emit_jcc8(c, CC_E);
+	emit_ld64(c, R9, R11, offsetof(struct bpf_prog, aux));
+	emit_alu_mi(c, 7, true, R9, offsetof(struct bpf_prog_aux, verifier_info), 0);
+	p_miss[n++] = emit_jcc8(c, CC_E);
+	/* (R10 - stack_lo) < max_stack_depth: the target's stack would not fit */
+	emit_mov_rr(c, true, R10, RBP);
+	emit_mem(c, 0x2b, true, R10, R12, RUN_OFF(stack_lo));
+	emit_mem(c, 0x8b, false, R9, R9, offsetof(struct bpf_prog_aux, max_stack_depth));
+	emit_alu_rr(c, 0x39, true, R10, R9);
+	emit_abort_jcc(c, CC_B, BPF_ABORT_TAIL_CALL_STACK);
+	emit_mem(c, 0x8b, false, R9, R11, offsetof(struct bpf_prog, len));
+	emit_mem(c, 0x29, true, R9, R12, RUN_OFF(budget));
+	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	emit_ld64(c, R9, R11, offsetof(struct bpf_prog, jit_body));
+	emit_alu_rr(c, 0x85, true, R9, R9);
+	p_miss[n++] = emit_jcc8(c, CC_E);
+	emit_rex(c, false, 0, 0, R9, false);		/* jmp r9 */
+	emit1(c, 0xff);
+	emit_modrm_reg(c, 4, R9);
+	for (k = 0; k < n; k++)
+		patch8(c, p_miss[k]);
+}
+
+static void emit_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
+{
+	emit_alu_mi(c, 7, false, R12, RUN_OFF(depth), MAX_CALL_FRAMES - 1);
+	emit_abort_jcc(c, CC_AE, BPF_ABORT_CALL_DEPTH);
+	emit_alu_mi(c, 5, true, R12, RUN_OFF(budget), (s32)c->vi->insn_aux[i]);
+	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	emit_alu_mi(c, 0, false, R12, RUN_OFF(depth), 1);
+	emit_push(c, RBX);
+	emit_push(c, R13);
+	emit_push(c, R14);
+	emit_push(c, R15);
+	emit_push(c, RBP);
+	if ((u16)insn->off)
+		emit_alu_ri(c, 5, true, RBP, (u16)insn->off);
+	emit1(c, 0xe8);
+	emit4(c, (u32)(c->addrs[i + insn->imm + 1] - (c->pos + 4)));
+	emit_pop(c, RBP);
+	emit_pop(c, R15);
+	emit_pop(c, R14);
+	emit_pop(c, R13);
+	emit_pop(c, RBX);
+	emit_alu_mi(c, 5, false, R12, RUN_OFF(depth), 1);
+}
+
+static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
+{
+	const struct bpf_call_desc *d;
+
+	if ((u32)insn->imm >= c->vi->nr_calls) {
+		c->failed = true;
+		snprintf(c->err, c->errlen, "helper call index %d", insn->imm);
+		return;
+	}
+	d = &c->vi->calls[insn->imm];
+	if (d->nr_checks) {
+		emit_save_regs(c);
+		emit_mov_rr(c, true, RDI, R12);
+		emit_mov_imm64(c, RSI, (u64)(uintptr_t)c->prog);
+		emit_mov_imm64(c, RDX, (u64)(uintptr_t)d);
+		emit_call_abs(c, bpf_jit_call_check);
+		emit_alu_rr(c, 0x85, false, RAX, RAX);
+		emit_jcc_to(c, CC_NE, c->stub[STUB_COMMON], false);
+		emit_restore_regs(c);
+	}
+	emit_call_abs(c, d->func);
+}
+
+/* One instruction slot. Returns the number of slots consumed. */
+static int do_jit_insn(struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *insn = &c->prog->insnsi[i];
+	u8 code = insn->code, cls = BPF_CLASS(code), op = BPF_OP(code);
+	u8 dst = reg2hex[insn->dst_reg & 0xf], src = reg2hex[insn->src_reg & 0xf];
+	bool w = cls == BPF_ALU64;
+	const struct bpf_array *array;
+	s32 imm = insn->imm;
+	int cc;
+
+	if (insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG)
+		goto unsupported;
+
+	switch (code) {
+	/* ALU */
+	case BPF_ALU | BPF_ADD | BPF_X: case BPF_ALU64 | BPF_ADD | BPF_X:
+		emit_alu_rr(c, 0x01, w, dst, src); return 1;
+	case BPF_ALU | BPF_SUB | BPF_X: case BPF_ALU64 | BPF_SUB | BPF_X:
+		emit_alu_rr(c, 0x29, w, dst, src); return 1;
+	case BPF_ALU | BPF_AND | BPF_X: case BPF_ALU64 | BPF_AND | BPF_X:
+		emit_alu_rr(c, 0x21, w, dst, src); return 1;
+	case BPF_ALU | BPF_OR | BPF_X: case BPF_ALU64 | BPF_OR | BPF_X:
+		emit_alu_rr(c, 0x09, w, dst, src); return 1;
+	case BPF_ALU | BPF_XOR | BPF_X: case BPF_ALU64 | BPF_XOR | BPF_X:
+		emit_alu_rr(c, 0x31, w, dst, src); return 1;
+	case BPF_ALU | BPF_ADD | BPF_K: case BPF_ALU64 | BPF_ADD | BPF_K:
+		emit_alu_ri(c, 0, w, dst, imm); return 1;
+	case BPF_ALU | BPF_SUB | BPF_K: case BPF_ALU64 | BPF_SUB | BPF_K:
+		emit_alu_ri(c, 5, w, dst, imm); return 1;
+	case BPF_ALU | BPF_AND | BPF_K: case BPF_ALU64 | BPF_AND | BPF_K:
+		emit_alu_ri(c, 4, w, dst, imm); return 1;
+	case BPF_ALU | BPF_OR | BPF_K: case BPF_ALU64 | BPF_OR | BPF_K:
+		emit_alu_ri(c, 1, w, dst, imm); return 1;
+	case BPF_ALU | BPF_XOR | BPF_K: case BPF_ALU64 | BPF_XOR | BPF_K:
+		emit_alu_ri(c, 6, w, dst, imm); return 1;
+	case BPF_ALU | BPF_MUL | BPF_X: case BPF_ALU64 | BPF_MUL | BPF_X:
+		emit_rex(c, w, dst, 0, src, false);
+		emit1(c, 0x0f);
+		emit1(c, 0xaf);
+		emit_modrm_reg(c, dst, src);
+		return 1;
+	case BPF_ALU | BPF_MUL | BPF_K: case BPF_ALU64 | BPF_MUL | BPF_K:
+		emit_rex(c, w, dst, 0, dst, false);
+		emit1(c, 0x69);
+		emit_modrm_reg(c, dst, dst);
+		emit4(c, (u32)imm);
+		return 1;
+	case BPF_ALU | BPF_LSH | BPF_X: case BPF_ALU64 | BPF_LSH | BPF_X:
+		emit_shift_x(c, 4, w, dst, src); return 1;
+	case BPF_ALU | BPF_RSH | BPF_X: case BPF_ALU64 | BPF_RSH | BPF_X:
+		emit_shift_x(c, 5, w, dst, src); return 1;
+	case BPF_ALU | BPF_ARSH | BPF_X: case BPF_ALU64 | BPF_ARSH | BPF_X:
+		emit_shift_x(c, 7, w, dst, src); return 1;
+	case BPF_ALU | BPF_LSH | BPF_K: case BPF_ALU64 | BPF_LSH | BPF_K:
+		emit_shift_k(c, 4, w, dst, imm); return 1;
+	case BPF_ALU | BPF_RSH | BPF_K: case BPF_ALU64 | BPF_RSH | BPF_K:
+		emit_shift_k(c, 5, w, dst, imm); return 1;
+	case BPF_ALU | BPF_ARSH | BPF_K: case BPF_ALU64 | BPF_ARSH | BPF_K:
+		emit_shift_k(c, 7, w, dst, imm); return 1;
+	case BPF_ALU | BPF_NEG: case BPF_ALU64 | BPF_NEG:
+		emit_rex(c, w, 0, 0, dst, false);
+		emit1(c, 0xf7);
+		emit_modrm_reg(c, 3, dst);
+		return 1;
+	case BPF_ALU | BPF_DIV | BPF_X: case BPF_ALU64 | BPF_DIV | BPF_X:
+	case BPF_ALU | BPF_DIV | BPF_K: case BPF_ALU64 | BPF_DIV | BPF_K:
+	case BPF_ALU | BPF_MOD | BPF_X: case BPF_ALU64 | BPF_MOD | BPF_X:
+	case BPF_ALU | BPF_MOD | BPF_K: case BPF_ALU64 | BPF_MOD | BPF_K:
+		emit_divmod(c, insn, dst);
+		return 1;
+	case BPF_ALU64 | BPF_MOV | BPF_X:
+		switch (insn->off) {
+		case 0:
+			emit_mov_rr(c, true, dst, src);
+			return 1;
+		case 8:
+			emit_rex(c, true, dst, 0, src, true);
+			emit1(c, 0x0f);
+			emit1(c, 0xbe);
+			break;
+		case 16:
+			emit_rex(c, true, dst, 0, src, false);
+			emit1(c, 0x0f);
+			emit1(c, 0xbf);
+			break;
+		default:
+			emit_rex(c, true, dst, 0, src, false);
+			emit1(c, 0x63);
+			break;
+		}
+		emit_modrm_reg(c, dst, src);
+		return 1;
+	case BPF_ALU | BPF_MOV | BPF_X:
+		switch (insn->off) {
+		case 0:
+			emit_mov_rr(c, false, dst, src);
+			return 1;
+		case 8:
+			emit_rex(c, false, dst, 0, src, true);
+			emit1(c, 0x0f);
+			emit1(c, 0xbe);
+			break;
+		default:
+			emit_rex(c, false, dst, 0, src, false);
+			emit1(c, 0x0f);
+			emit1(c, 0xbf);
+			break;
+		}
+		emit_modrm_reg(c, dst, src);
+		return 1;
+	case BPF_ALU64 | BPF_MOV | BPF_K:
+		emit_mov_imm64(c, dst, (u64)(s64)imm);
+		return 1;
+	case BPF_ALU | BPF_MOV | BPF_K:
+		emit_mov_imm32(c, dst, (u32)imm);
+		return 1;
+	case BPF_ALU | BPF_END | BPF_TO_LE:
+		if (imm == 16) {
+			emit_rex(c, false, dst, 0, dst, false);
+			emit1(c, 0x0f);
+			emit1(c, 0xb7);
+			emit_modrm_reg(c, dst, dst);
+		} else if (imm == 32) {
+			emit_mov_rr(c, false, dst, dst);
+		}
+		return 1;
+	case BPF_ALU | BPF_END | BPF_TO_BE:
+	case BPF_ALU64 | BPF_END | BPF_TO_LE:
+		if (imm == 16) {
+			emit1(c, 0x66);			/* rol dx, 8 */
+			emit_rex(c, false, 0, 0, dst, false);
+			emit1(c, 0xc1);
+			emit_modrm_reg(c, 0, dst);
+			emit1(c, 8);
+			emit_rex(c, false, dst, 0, dst, false);
+			emit1(c, 0x0f);
+			emit1(c, 0xb7);
+			emit_modrm_reg(c, dst, dst);
+		} else {
+			emit_rex(c, imm != 32, 0, 0, dst, false);
+			emit1(c, 0x0f);
+			emit1(c, 0xc8 + (dst & 7));
+		}
+		return 1;
+
+	case BPF_LD | BPF_IMM | BPF_DW:
+		if (i + 1 >= c->prog->len)
+			goto unsupported;
+		array = array_lookup_at(c, i);
+		if (array) {
+			emit_inline_array_lookup(c, i, array);
+		} else {
+			emit_mov_imm64(c, dst, (u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32);
+		}
+		return 2;
+
+	/* jumps */
+	case BPF_JMP | BPF_JA:
+		emit_bpf_jump(c, -1, i, insn->off);
+		return 1;
+	case BPF_JMP32 | BPF_JA:
+		emit_bpf_jump(c, -1, i, imm);
+		return 1;
+	case BPF_JMP | BPF_JCOND: {
+		u32 p_take, p_next;
+
+		emit_alu_mi(c, 7, true, R12, RUN_OFF(may_goto_cnt), 0);
+		p_take = emit_jcc8(c, CC_E);
+		emit_alu_mi(c, 5, true, R12, RUN_OFF(may_goto_cnt), 1);
+		p_next = emit_jmp8(c);
+		patch8(c, p_take);
+		emit_bpf_jump(c, -1, i, insn->off);
+		patch8(c, p_next);
+		return 1;
+	}
+	case BPF_JMP | BPF_EXIT:
+		emit1(c, 0xc3);
+		return 1;
+	case BPF_JMP | BPF_CALL:
+		emit_helper_call(c, insn);
+		return 1;
+	case BPF_JMP32 | BPF_CALL:
+		emit_subprog_call(c, i, insn);
+		return 1;
+	case BPF_JMP | BPF_TAIL_CALL:
+		emit_tail_call(c);
+		return 1;
+
+	/* memory */
+	case BPF_LDX | BPF_MEM | BPF_B: case BPF_LDX | BPF_MEM | BPF_H:
+	case BPF_LDX | BPF_MEM | BPF_W: case BPF_LDX | BPF_MEM | BPF_DW:
+		emit_ldx(c, BPF_SIZE(code), false, dst, src, insn->off);
+		return 1;
+	case BPF_LDX | BPF_MEMSX | BPF_B: case BPF_LDX | BPF_MEMSX | BPF_H:
+	case BPF_LDX | BPF_MEMSX | BPF_W:
+		emit_ldx(c, BPF_SIZE(code), true, dst, src, insn->off);
+		return 1;
+	case BPF_LDX | BPF_PROBE_MEM | BPF_B: case BPF_LDX | BPF_PROBE_MEM | BPF_H:
+	case BPF_LDX | BPF_PROBE_MEM | BPF_W: case BPF_LDX | BPF_PROBE_MEM | BPF_DW:
+		emit_probe(c, i, src, insn->off, bpf_size_to_bytes(BPF_SIZE(code)));
+		emit_ldx(c, BPF_SIZE(code), false, dst, R11, 0);
+		return 1;
+	case BPF_LDX | BPF_PROBE_MEMSX | BPF_B: case BPF_LDX | BPF_PROBE_MEMSX | BPF_H:
+	case BPF_LDX | BPF_PROBE_MEMSX | BPF_W:
+		emit_probe(c, i, src, insn->off, bpf_size_to_bytes(BPF_SIZE(code)));
+		emit_ldx(c, BPF_SIZE(code), true, dst, R11, 0);
+		return 1;
+	case BPF_LDX | BPF_CTX_FIELD | BPF_W:
+		emit_ctx_field(c, dst, imm);
+		return 1;
+	case BPF_ST | BPF_MEM | BPF_B: case BPF_ST | BPF_MEM | BPF_H:
+	case BPF_ST | BPF_MEM | BPF_W: case BPF_ST | BPF_MEM | BPF_DW:
+		emit_st_imm(c, BPF_SIZE(code), dst, insn->off, imm);
+		return 1;
+	case BPF_ST | BPF_PROBE_MEM | BPF_B: case BPF_ST | BPF_PROBE_MEM | BPF_H:
+	case BPF_ST | BPF_PROBE_MEM | BPF_W: case BPF_ST | BPF_PROBE_MEM | BPF_DW:
+		emit_probe(c, i, dst, insn->off, bpf_size_to_bytes(BPF_SIZE(code)));
+		emit_st_imm(c, BPF_SIZE(code), R11, 0, imm);
+		return 1;
+	case BPF_STX | BPF_MEM | BPF_B: case BPF_STX | BPF_MEM | BPF_H:
+	case BPF_STX | BPF_MEM | BPF_W: case BPF_STX | BPF_MEM | BPF_DW:
+		emit_stx(c, BPF_SIZE(code), dst, insn->off, src);
+		return 1;
+	case BPF_STX | BPF_PROBE_MEM | BPF_B: case BPF_STX | BPF_PROBE_MEM | BPF_H:
+	case BPF_STX | BPF_PROBE_MEM | BPF_W: case BPF_STX | BPF_PROBE_MEM | BPF_DW:
+		emit_probe(c, i, dst, insn->off, bpf_size_to_bytes(BPF_SIZE(code)));
+		emit_stx(c, BPF_SIZE(code), R11, 0, src);
+		return 1;
+	case BPF_STX | BPF_ATOMIC | BPF_W: case BPF_STX | BPF_ATOMIC | BPF_DW:
+		emit_mem(c, 0x8d, true, R9, dst, insn->off);	/* lea r9, [dst + off] */
+		emit_atomic(c, imm, BPF_SIZE(code) == BPF_DW, dst, src);
+		return 1;
+	case BPF_STX | BPF_PROBE_ATOMIC | BPF_W: case BPF_STX | BPF_PROBE_ATOMIC | BPF_DW:
+		cc = BPF_SIZE(code) == BPF_DW ? 8 : 4;
+		emit_probe(c, i, dst, insn->off, cc);
+		emit_rex(c, true, 0, 0, R11, false);	/* test r11, size - 1 */
+		emit1(c, 0xf7);
+		emit_modrm_reg(c, 0, R11);
+		emit4(c, cc - 1);
+		emit_abort_jcc(c, CC_NE, BPF_ABORT_MISALIGNED_ATOMIC);
+		emit_mov_rr(c, true, R9, R11);
+		emit_atomic(c, imm, cc == 8, dst, src);
+		return 1;
+	}
+
+	if (cls == BPF_JMP || cls == BPF_JMP32) {
+		bool w32 = cls == BPF_JMP32;
+
+		cc = jmp_cc(op);
+		if (cc < 0)
+			goto unsupported;
+		if (BPF_SRC(code) == BPF_X) {
+			emit_alu_rr(c, op == BPF_JSET ? 0x85 : 0x39, !w32, dst, src);
+		} else if (op == BPF_JSET) {
+			emit_rex(c, !w32, 0, 0, dst, false);	/* test dst, imm32 */
+			emit1(c, 0xf7);
+			emit_modrm_reg(c, 0, dst);
+			emit4(c, (u32)imm);
+		} else {
+			emit_alu_ri(c, 7, !w32, dst, imm);
+		}
+		if (insn->off)
+			emit_bpf_jump(c, cc, i, insn->off);
+		return 1;
+	}
+unsupported:
+	c->failed = true;
+	snprintf(c->err, c->errlen, "insn %u: opcode 0x%02x not supported", i, code);
+	return 1;
+}
+
+/* One pass over the program into c->buf. */
+static void do_jit(struct jit_ctx *c)
+{
+	static const u8 saved[] = { RBX, RBP, R12, R13, R14, R15 };
+	u32 i, k;
+	int n;
+
+	c->pos = 0;
+	/* entry: save the C callee-saved registers, then call the body */
+	for (k = 0; k < ARRAY_SIZE(saved); k++)
+		emit_push(c, saved[k]);
+	emit_alu_ri(c, 5, true, RSP, 8);
+	emit_mov_rr(c, true, R12, RDX);
+	emit_st64(c, RSP, R12, RUN_OFF(exit_rsp));
+	emit_mov_rr(c, true, RBP, RCX);
+	emit1(c, 0xe8);
+	emit4(c, (u32)(c->body - (c->pos + 4)));
+	c->epilogue = c->pos;
+	emit_alu_ri(c, 0, true, RSP, 8);
+	for (k = ARRAY_SIZE(saved); k-- > 0;)
+		emit_pop(c, saved[k]);
+	emit1(c, 0xc3);
+	c->body = c->pos;
+
+	for (i = 0; i < c->prog->len && !c->failed; i += n) {
+		u32 start = c->pos;
+
+		c->new_addrs[i] = start;
+		n = do_jit_insn(c, i);
+		if (n == 2)
+			c->new_addrs[i + 1] = c->pos;
+		if (c->pos - start > MAX_INSN_BYTES) {
+			c->failed = true;
+			snprintf(c->err, c->errlen, "insn %u: %u bytes of code", i, c->pos - start);
+		}
+	}
+	c->new_addrs[c->prog->len] = c->pos;
+
+	/* abort stubs: reason into the run state, then unwind */
+	for (k = 0; k < __BPF_ABORT_MAX; k++) {
+		c->new_stub[k] = c->pos;
+		/* mov dword [r12 + reason], k */
+		emit_rex(c, false, 0, 0, R12, false);
+		emit1(c, 0xc7);
+		emit_modrm_mem(c, 0, R12, RUN_OFF(reason));
+		emit4(c, k);
+		emit_jmp_to(c, c->stub[STUB_COMMON], false);
+	}
+	c->new_stub[STUB_COMMON] = c->pos;
+	emit_ld64(c, RSP, R12, RUN_OFF(exit_rsp));
+	emit_alu_rr(c, 0x31, false, RAX, RAX);
+	emit_jmp_to(c, c->epilogue, false);
+}
+
+/* ---- compile, free, run ------------------------------------------------- */
+
+struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	struct jit_ctx c = { 0 };
+	u32 pass, len = prog->len;
+	size_t alloc;
+	void *image;
+	bool same;
+
+	prog->aux->jit_reason[0] = '\0';
+	if (!vi) {
+		snprintf(prog->aux->jit_reason, sizeof(prog->aux->jit_reason), "not checked");
+		return prog;
+	}
+	c.prog = prog;
+	c.vi = vi;
+	c.err = prog->aux->jit_reason;
+	c.errlen = sizeof(prog->aux->jit_reason);
+	c.cap = len * MAX_INSN_BYTES + 4096;
+	c.buf = malloc(c.cap);
+	c.addrs = calloc(len + 1, sizeof(u32));
+	c.new_addrs = calloc(len + 1, sizeof(u32));
+	if (!c.buf || !c.addrs || !c.new_addrs) {
+		snprintf(c.err, c.errlen, "out of memory");
+		goto out_free;
+	}
+	/* pass 0 with every jump long: sizes only shrink from there */
+	c.force_long = true;
+	for (pass = 0; pass < MAX_PASSES; pass++) {
+		do_jit(&c);
+		if (c.failed)
+			goto out_free;
+		if (c.pos > c.cap) {
+			snprintf(c.err, c.errlen, "image larger than %u bytes", c.cap);
+			goto out_free;
+		}
+		same = pass > 0 && !memcmp(c.addrs, c.new_addrs, (len + 1) * sizeof(u32)) &&
+		       !memcmp(c.stub, c.new_stub, sizeof(c.stub));
+		memcpy(c.addrs, c.new_addrs, (len + 1) * sizeof(u32));
+		memcpy(c.stub, c.new_stub, sizeof(c.stub));
+		if (same)
+			break;
+		c.force_long = false;
+	}
+	if (pass == MAX_PASSES) {
+		snprintf(c.err, c.errlen, "code size did not converge in %u passes", MAX_PASSES);
+		goto out_free;
+	}
+	alloc = (c.pos + 4095) & ~(size_t)4095;
+	image = mmap(NULL, alloc, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (image == MAP_FAILED) {
+		snprintf(c.err, c.errlen, "mmap: out of memory");
+		goto out_free;
+	}
+	memcpy(image, c.buf, c.pos);
+	memset((u8 *)image + c.pos, 0xcc, alloc - c.pos);	/* int3 */
+	if (mprotect(image, alloc, PROT_READ | PROT_EXEC)) {
+		munmap(image, alloc);
+		snprintf(c.err, c.errlen, "mprotect failed");
+		goto out_free;
+	}
+	prog->aux->jit_image = image;
+	prog->aux->jit_alloc = alloc;
+	prog->jited_len = c.pos;
+	prog->jit_body = (u8 *)image + c.body;
+	prog->jited = 1;
+	prog->bpf_func = prog->type == BPF_PROG_TYPE_UNSPEC ? bpf_prog_run_raw_jit :
+			 bpf_prog_run_xdp_jit;
+out_free:
+	free(c.buf);
+	free(c.addrs);
+	free(c.new_addrs);
+	return prog;
+}
+
+void bpf_jit_free(struct bpf_prog *prog)
+{
+	if (!prog->aux || !prog->aux->jit_image)
+		return;
+	munmap(prog->aux->jit_image, prog->aux->jit_alloc);
+	prog->aux->jit_image = NULL;
+	prog->jit_body = NULL;
+	prog->jited = 0;
+}
+
+u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+		     u64 mem_len, enum bpf_abort_reason *reason)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u64 stack[BPF_JIT_STACK / sizeof(u64)];
+	struct bpf_jit_run run;
+	u64 ret;
+
+	run.budget = BPF_INSN_BUDGET - (s64)prog->len;
+	run.tail_call_cnt = 0;
+	run.depth = 0;
+	run.may_goto_cnt = BPF_MAX_LOOPS;
+	run.stack_lo = (u8 *)stack;
+	run.stack_hi = (u8 *)stack + sizeof(stack);
+	run.xdp = xdp;
+	run.mem = mem;
+	run.mem_len = mem_len;
+	run.reason = BPF_ABORT_NONE;
+	if (vi->zero_stack)
+		memset(stack, 0, sizeof(stack));
+	ret = ((bpf_jit_entry_t)prog->aux->jit_image)(xdp ? (u64)(uintptr_t)xdp :
+						      (u64)(uintptr_t)mem, mem_len,
+						      &run, run.stack_hi);
+	if (unlikely(run.reason != BPF_ABORT_NONE)) {
+		/* count against the program the run was started with */
+		__atomic_fetch_add(&prog->aux->abort_cnt[run.reason], 1, __ATOMIC_RELAXED);
+		ret = 0;
+	}
+	if (reason)
+		*reason = run.reason;
+	return ret;
+}
+
+unsigned int bpf_prog_run_xdp_jit(const void *ctx, const struct bpf_prog *prog)
+{
+	return (unsigned int)bpf_jit_prog_run(prog, ctx, NULL, 0, NULL);
+}
+
+unsigned int bpf_prog_run_raw_jit(const void *ctx, const struct bpf_prog *prog)
+{
+	return (unsigned int)bpf_jit_prog_run(prog, NULL, (void *)ctx, 0, NULL);
+}
+
+#endif /* __x86_64__ */

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * arch/x86/net/bpf_jit_comp.c: the JIT against the interpreter. Every
+ * program here is checked once and run on both runtimes (bpf_jit_prog_run()
+ * and bpf_prog_run_interp() on the same struct bpf_prog); results, abort
+ * reasons and abort counters must agree. Targeted cases: every ALU/JMP
+ * opcode over register pairs that hit the JIT's special registers (rax,
+ * rdx for division, rcx for shifts) with edge values, each abort reason,
+ * the loop budget at its exact boundary, the tail-call limit, bpf-to-bpf
+ * calls, helpers, the inlined ARRAY lookup, and the fallback when the
+ * knob is off.
+ */
+#include <linux/netdevice.h>
+#include <net/xdp.h>
+
+#include "uxdp_test.h"
+#include "../../../kernel/bpf/bpf_insn_macros.h"
+
+static char log_buf[4096];
+
+struct test_pkt {
+	u8 buf[XDP_PACKET_HEADROOM + 64];
+	struct net_device dev;
+	struct xdp_rxq_info rxq;
+	struct xdp_buff xdp;
+};
+
+static void test_pkt_init(struct test_pkt *p, u32 len)
+{
+	u32 i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < sizeof(p->buf); i++)
+		p->buf[i] = (u8)i;
+	p->dev.ifindex = 7;
+	p->rxq.dev = &p->dev;
+	p->rxq.queue_index = 3;
+	p->xdp.data_hard_start = p->buf;
+	p->xdp.data = p->buf + XDP_PACKET_HEADROOM;
+	p->xdp.data_meta = p->xdp.data;
+	p->xdp.data_end = (u8 *)p->xdp.data + len;
+	p->xdp.rxq = &p->rxq;
+	p->xdp.frame_sz = sizeof(p->buf);
+}
+
+static struct bpf_prog *load_jit(const struct bpf_insn *insns, u32 len, enum bpf_prog_type type)
+{
+	struct bpf_prog *prog;
+
+	bpf_jit_enable = 1;
+	prog = load_prog(insns, len, type, log_buf, sizeof(log_buf), NULL);
+	if (prog)
+		ck_assert_msg(prog->jited, "not JITed: %s", prog->aux->jit_reason);
+	return prog;
+}
+
+/* Run raw on both runtimes; they must agree. Returns R0, *reason set. */
+static u64 run_raw_both(struct bpf_prog *prog, void *mem, u64 len, enum bpf_abort_reason *reason)
+{
+	enum bpf_abort_reason ri, rj;
+	u8 copy[256];
+	u64 vi, vj;
+
+	ck_assert_uint_le(len, sizeof(copy));
+	memcpy(copy, mem, len);
+	vi = bpf_prog_run_interp(prog, NULL, mem, len, &ri);
+	memcpy(mem, copy, len);
+	vj = bpf_jit_prog_run(prog, NULL, mem, len, &rj);
+	ck_assert_msg(vi == vj && ri == rj, "interp %#llx (%d) jit %#llx (%d)",
+		      (unsigned long long)vi, ri, (unsigned long long)vj, rj);
+	if (reason)
+		*reason = rj;
+	return vj;
+}
+
+static u64 run_xdp_both(struct bpf_prog *prog, struct test_pkt *pkt, enum bpf_abort_reason *reason)
+{
+	enum bpf_abort_reason ri, rj;
+	struct test_pkt copy = *pkt;
+	u64 vi, vj;
+
+	vi = bpf_prog_run_interp(prog, &pkt->xdp, NULL, 0, &ri);
+	*pkt = copy;	/* its pointers point into *pkt itself */
+	vj = bpf_jit_prog_run(prog, &pkt->xdp, NULL, 0, &rj);
+	ck_assert_msg(vi == vj && ri == rj, "interp %#llx (%d) jit %#llx (%d)",
+		      (unsigned long long)vi, ri, (unsigned long long)vj, rj);
+	if (reason)
+		*reason = rj;
+	return vj;
+}
+
+static u64 rnd_state = 0x9e3779b97f4a7c15ULL;
+
+static u64 rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+static const u64 edge[] = {
+	0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 63, 64, 0x7f, 0x80, 0xff, 0x8000, 0xffff,
+	0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL, 0x7fffffffffffffffULL,
+	0x8000000000000000ULL, 0xffffffffffffffffULL, 0xfffffffffffffffeULL,
+	0xffffffff80000000ULL,
+};
+
+static u64 pick(void)
+{
+	u64 r = rnd();
+
+	return r % 3 ? edge[r % ARRAY_SIZE(edge)] : rnd();
+}
+
+/* dst/src pairs that meet rax, rdx (division) and rcx (shifts) */
+static const u8 pairs[][2] = {
+	{ 0, 4 }, { 4, 0 }, { 3, 4 }, { 4, 3 }, { 4, 4 }, { 0, 3 }, { 3, 0 }, { 0, 0 },
+	{ 6, 7 }, { 9, 8 }, { 2, 5 }, { 5, 2 }, { 3, 3 },
+};
+
+/*
+ * r0, r2..r9 from mem[0..8]; one instruction @op on them; then every
+ * register is folded into r0, so a clobbered register shows too.
+ */
+static int one_op(struct bpf_insn op, u32 rounds)
+{
+	struct bpf_insn insns[40];
+	struct bpf_prog *prog;
+	u64 mem[9];
+	u32 n = 0, r, k;
+	static const u8 regs[9] = { 0, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+	for (k = 0; k < 9; k++)
+		insns[n++] = BPF_LDX_MEM(BPF_DW, regs[k], BPF_REG_1, 8 * k);
+	insns[n++] = op;
+	for (k = 1; k < 9; k++) {
+		insns[n++] = BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 31);
+		insns[n++] = BPF_ALU64_REG(BPF_ADD, BPF_REG_0, regs[k]);
+	}
+	insns[n++] = BPF_EXIT_INSN();
+	prog = load_prog(insns, n, BPF_PROG_TYPE_UNSPEC, log_buf, sizeof(log_buf), NULL);
+	if (!prog)
+		return 0;
+	ck_assert_msg(prog->jited, "op %#x not JITed: %s", op.code, prog->aux->jit_reason);
+	for (r = 0; r < rounds; r++) {
+		enum bpf_abort_reason reason;
+
+		for (k = 0; k < 9; k++)
+			mem[k] = pick();
+		run_raw_both(prog, mem, sizeof(mem), &reason);
+		ck_assert_int_eq(reason, BPF_ABORT_NONE);
+	}
+	bpf_prog_put(prog);
+	return 1;
+}
+
+START_TEST(test_alu_ops)
+{
+	static const u8 ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_OR, BPF_AND, BPF_LSH,
+				  BPF_RSH, BPF_MOD, BPF_XOR, BPF_MOV, BPF_ARSH };
+	static const s16 offs[] = { 0, 1, 8, 16, 32 };
+	static const s32 imms[] = { 0, 1, -1, 3, 31, 32, 63, 0x7fffffff, (s32)0x80000000, -7 };
+	u32 loaded = 0, tried = 0, o, p, f, c, k;
+
+	bpf_jit_enable = 1;
+	for (c = 0; c < 2; c++) {
+		u8 cls = c ? BPF_ALU64 : BPF_ALU;
+
+		for (o = 0; o < ARRAY_SIZE(ops); o++) {
+			for (f = 0; f < ARRAY_SIZE(offs); f++) {
+				for (p = 0; p < ARRAY_SIZE(pairs); p++, tried++)
+					loaded += one_op(BPF_RAW_INSN(cls | ops[o] | BPF_X, pairs[p][0],
+								      pairs[p][1], offs[f], 0), 40);
+				for (k = 0; k < ARRAY_SIZE(imms); k++, tried++)
+					loaded += one_op(BPF_RAW_INSN(cls | ops[o] | BPF_K,
+								      pairs[k % ARRAY_SIZE(pairs)][0],
+								      0, offs[f], imms[k]), 40);
+			}
+		}
+		for (p = 0; p < ARRAY_SIZE(pairs); p++, tried++)
+			loaded += one_op(BPF_RAW_INSN(cls | BPF_NEG, pairs[p][0], 0, 0, 0), 20);
+		for (k = 0; k < 3; k++)
+			for (p = 0; p < 4; p++, tried++) {
+				s32 bits = 16 << k;
+
+				loaded += one_op(BPF_RAW_INSN(cls | BPF_END | BPF_TO_LE, pairs[p][0],
+							      0, 0, bits), 20);
+				if (cls == BPF_ALU)
+					loaded += one_op(BPF_RAW_INSN(cls | BPF_END | BPF_TO_BE,
+								      pairs[p][0], 0, 0, bits), 20);
+			}
+	}
+	/* most of the grid is valid ISA; the checker refuses the rest for both */
+	ck_assert_uint_gt(loaded, 600);
+	ck_assert_uint_gt(tried, 2000);
+}
+END_TEST
+
+START_TEST(test_jmp_ops)
+{
+	static const u8 ops[] = { BPF_JEQ, BPF_JNE, BPF_JGT, BPF_JGE, BPF_JLT, BPF_JLE,
+				  BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE, BPF_JSET };
+	static const s32 imms[] = { 0, 1, -1, 0x7fffffff, (s32)0x80000000, 255 };
+	u32 o, c, p, k, r;
+
+	for (c = 0; c < 2; c++) {
+		for (o = 0; o < ARRAY_SIZE(ops); o++) {
+			for (p = 0; p < ARRAY_SIZE(pairs) + ARRAY_SIZE(imms); p++) {
+				bool x = p < ARRAY_SIZE(pairs);
+				u8 d = x ? pairs[p][0] : 3, s = x ? pairs[p][1] : 0;
+				struct bpf_insn insns[] = {
+					BPF_LDX_MEM(BPF_DW, d, BPF_REG_1, 0),
+					BPF_LDX_MEM(BPF_DW, s, BPF_REG_1, d == s ? 0 : 8),
+					BPF_RAW_INSN((c ? BPF_JMP32 : BPF_JMP) | ops[o] |
+						     (x ? BPF_X : BPF_K), d, s, 2,
+						     x ? 0 : imms[p - ARRAY_SIZE(pairs)]),
+					BPF_MOV64_IMM(BPF_REG_0, 1),
+					BPF_EXIT_INSN(),
+					BPF_MOV64_IMM(BPF_REG_0, 2),
+					BPF_EXIT_INSN(),
+				};
+				struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns),
+								 BPF_PROG_TYPE_UNSPEC);
+				u64 mem[2];
+
+				ck_assert_msg(prog, "%s", log_buf);
+				for (r = 0; r < 60; r++) {
+					mem[0] = pick();
+					mem[1] = r % 4 ? pick() : mem[0];
+					run_raw_both(prog, mem, sizeof(mem), NULL);
+				}
+				bpf_prog_put(prog);
+				(void)k;
+			}
+		}
+	}
+}
+END_TEST
+
+/* div/mod by 0 and -1 as the interpreter: x/0 = 0, x%0 = x, sdiv -1 = -x, smod -1 = 0 */
+START_TEST(test_div_special)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_1, 8),
+		BPF_RAW_INSN(BPF_ALU64 | BPF_MOD | BPF_X, BPF_REG_0, BPF_REG_3, 1, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn div0[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_1, 8),
+		BPF_RAW_INSN(BPF_ALU | BPF_DIV | BPF_X, BPF_REG_0, BPF_REG_3, 1, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+	struct bpf_prog *p32 = load_jit(div0, ARRAY_SIZE(div0), BPF_PROG_TYPE_UNSPEC);
+	u64 mem[2] = { 0x8000000000000000ULL, (u64)-1 };
+
+	ck_assert_uint_eq(run_raw_both(prog, mem, sizeof(mem), NULL), 0);
+	mem[1] = 0;
+	ck_assert_uint_eq(run_raw_both(prog, mem, sizeof(mem), NULL), 0x8000000000000000ULL);
+	mem[1] = 0;
+	mem[0] = 0xffffffff80000000ULL;
+	ck_assert_uint_eq(run_raw_both(p32, mem, sizeof(mem), NULL), 0);
+	mem[1] = (u64)-1;
+	ck_assert_uint_eq(run_raw_both(p32, mem, sizeof(mem), NULL), 0x80000000ULL);
+	mem[0] = 7;
+	ck_assert_uint_eq(run_raw_both(p32, mem, sizeof(mem), NULL), (u32)-7);
+	bpf_prog_put(prog);
+	bpf_prog_put(p32);
+}
+END_TEST
+
+START_TEST(test_abort_map_pkt_mem)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 16, 2);
+	struct bpf_insn map_insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 6),
+		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0),
+		BPF_ALU64_IMM(BPF_LSH, BPF_REG_5, 3),
+		BPF_LD_MAP_VALUE(BPF_REG_6, a->map.id, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_6, BPF_REG_5),
+		BPF_ST_MEM(BPF_DW, BPF_REG_6, 0, 5),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+	};
+	/* a packet load at an offset read from the packet: checked */
+	struct bpf_insn pkt_insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_2, BPF_REG_5),
+		BPF_LDX_MEM(BPF_H, BPF_REG_0, BPF_REG_2, 0),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn mem_insns[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *pm, *pp, *pr;
+	enum bpf_abort_reason reason;
+	struct test_pkt pkt;
+	u64 mem = 0x1122334455667788ULL;
+
+	pm = load_jit(map_insns, ARRAY_SIZE(map_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(pm, "%s", log_buf);
+	pp = load_jit(pkt_insns, ARRAY_SIZE(pkt_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(pp, "%s", log_buf);
+	pr = load_jit(mem_insns, ARRAY_SIZE(mem_insns), BPF_PROG_TYPE_UNSPEC);
+	ck_assert_msg(pr, "%s", log_buf);
+	test_pkt_init(&pkt, 14);
+	ck_assert_uint_eq(BPF_MODE(pm->insnsi[10].code), BPF_PROBE_MEM);
+	((u8 *)pkt.xdp.data)[0] = 3;
+	ck_assert_uint_eq(run_xdp_both(pm, &pkt, &reason), XDP_PASS);
+	ck_assert_uint_eq(((u64 *)a->value)[3], 5);
+	((u8 *)pkt.xdp.data)[0] = 4;
+	ck_assert_uint_eq(run_xdp_both(pm, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_MAP_OOB);
+	ck_assert_uint_eq(pm->aux->abort_cnt[BPF_ABORT_MAP_OOB], 2);	/* one per runtime */
+	/* and through bpf_func, the datapath's entry */
+	ck_assert_uint_eq(bpf_prog_run(pm, &pkt.xdp), XDP_ABORTED);
+	ck_assert_uint_eq(pm->aux->abort_cnt[BPF_ABORT_MAP_OOB], 3);
+
+	ck_assert_uint_eq(BPF_MODE(pp->insnsi[7].code), BPF_PROBE_MEM);
+	((u8 *)pkt.xdp.data)[0] = 12;	/* 12 + 2 <= 14 */
+	run_xdp_both(pp, &pkt, &reason);
+	ck_assert_int_eq(reason, BPF_ABORT_NONE);
+	((u8 *)pkt.xdp.data)[0] = 13;
+	ck_assert_uint_eq(run_xdp_both(pp, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_PKT_OOB);
+	/* metadata in front of data counts as packet */
+	pkt.xdp.data_meta = (u8 *)pkt.xdp.data - 8;
+	((u8 *)pkt.xdp.data)[0] = 13;
+	ck_assert_uint_eq(run_xdp_both(pp, &pkt, &reason), XDP_ABORTED);
+	ck_assert_uint_eq(pp->aux->abort_cnt[BPF_ABORT_PKT_OOB], 4);
+
+	ck_assert_uint_eq(run_raw_both(pr, &mem, 8, &reason), 0x1122334455667788ULL + 8);
+	ck_assert_uint_eq(run_raw_both(pr, &mem, 4, &reason), 0);
+	ck_assert_int_eq(reason, BPF_ABORT_MEM_OOB);
+	bpf_prog_put(pm);
+	bpf_prog_put(pp);
+	bpf_prog_put(pr);
+	bpf_map_put(&a->map);
+}
+END_TEST
+
+START_TEST(test_abort_stack_and_atomic)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 64, 1);
+	/* fp[-8 - (pkt[0] & 0x3ff8)]: a variable stack offset */
+	struct bpf_insn stack_insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 2),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 8),
+		BPF_LDX_MEM(BPF_H, BPF_REG_5, BPF_REG_2, 0),
+		BPF_ALU64_IMM(BPF_AND, BPF_REG_5, 0x3ff8),
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_6, -8),
+		BPF_ALU64_REG(BPF_SUB, BPF_REG_6, BPF_REG_5),
+		BPF_ST_MEM(BPF_DW, BPF_REG_6, 0, 1),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_DROP),
+		BPF_EXIT_INSN(),
+	};
+	/* lock add at value + pkt[0]: checked, may be misaligned */
+	struct bpf_insn atomic_insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 8),
+		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0),
+		BPF_LD_MAP_VALUE(BPF_REG_6, a->map.id, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_6, BPF_REG_5),
+		BPF_MOV64_IMM(BPF_REG_7, 3),
+		BPF_RAW_INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_6, BPF_REG_7, 0,
+			     BPF_ADD | BPF_FETCH),
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_7),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, XDP_DROP),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *ps, *pa;
+	enum bpf_abort_reason reason;
+	struct test_pkt pkt;
+
+	ps = load_jit(stack_insns, ARRAY_SIZE(stack_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(ps, "%s", log_buf);
+	pa = load_jit(atomic_insns, ARRAY_SIZE(atomic_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(pa, "%s", log_buf);
+	test_pkt_init(&pkt, 14);
+	((u8 *)pkt.xdp.data)[0] = 0x10;
+	((u8 *)pkt.xdp.data)[1] = 0;
+	ck_assert_uint_eq(run_xdp_both(ps, &pkt, &reason), XDP_PASS);
+	((u8 *)pkt.xdp.data)[0] = 0xf8;
+	((u8 *)pkt.xdp.data)[1] = 0x3f;		/* 0x3ff8: far below the stack */
+	ck_assert_uint_eq(run_xdp_both(ps, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_STACK_OOB);
+
+	((u8 *)pkt.xdp.data)[0] = 8;
+	((u64 *)a->value)[1] = 40;
+	ck_assert_uint_eq(bpf_prog_run_interp(pa, &pkt.xdp, NULL, 0, &reason), 40);
+	ck_assert_uint_eq(((u64 *)a->value)[1], 43);
+	((u64 *)a->value)[1] = 40;
+	ck_assert_uint_eq(bpf_jit_prog_run(pa, &pkt.xdp, NULL, 0, &reason), 40);
+	ck_assert_uint_eq(((u64 *)a->value)[1], 43);
+	((u8 *)pkt.xdp.data)[0] = 9;
+	ck_assert_uint_eq(run_xdp_both(pa, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_MISALIGNED_ATOMIC);
+	((u8 *)pkt.xdp.data)[0] = 64;
+	ck_assert_uint_eq(run_xdp_both(pa, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_MAP_OOB);
+	bpf_prog_put(ps);
+	bpf_prog_put(pa);
+	bpf_map_put(&a->map);
+}
+END_TEST
+
+START_TEST(test_helper_arg_checked)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_6),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
+		BPF_LDX_MEM(BPF_B, BPF_REG_2, BPF_REG_6, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		BPF_CALL_HELPER(28),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	enum bpf_abort_reason reason;
+	struct test_pkt pkt;
+	u8 *d;
+
+	ck_assert_msg(prog, "%s", log_buf);
+	test_pkt_init(&pkt, 8);
+	d = pkt.xdp.data;
+	memset(d, 1, 8);
+	d[0] = 8;
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, &reason), 8 + 7);
+	d[0] = 9;
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, &reason), XDP_ABORTED);
+	ck_assert_int_eq(reason, BPF_ABORT_HELPER_ARG_OOB);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+/* a counted loop; the budget runs out at the same iteration on both */
+START_TEST(test_loop_budget_boundary)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_ALU64_IMM(BPF_SUB, BPF_REG_2, 1),
+		BPF_JMP_IMM(BPF_JNE, BPF_REG_2, 0, -3),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+	enum bpf_abort_reason reason;
+	u64 n, lo = 1, hi = BPF_INSN_BUDGET;
+
+	ck_assert_msg(prog, "%s", log_buf);
+	/* the first iteration count the interpreter refuses */
+	while (lo < hi) {
+		n = (lo + hi) / 2;
+		bpf_prog_run_interp(prog, NULL, &n, 8, &reason);
+		if (reason == BPF_ABORT_INSN_BUDGET)
+			hi = n;
+		else
+			lo = n + 1;
+	}
+	n = lo - 1;
+	ck_assert_uint_eq(run_raw_both(prog, &n, 8, &reason), lo - 1);
+	ck_assert_int_eq(reason, BPF_ABORT_NONE);
+	n = lo;
+	ck_assert_uint_eq(run_raw_both(prog, &n, 8, &reason), 0);
+	ck_assert_int_eq(reason, BPF_ABORT_INSN_BUDGET);
+	/* 3 per taken back edge from BPF_INSN_BUDGET - len */
+	ck_assert_uint_eq(lo, (BPF_INSN_BUDGET - ARRAY_SIZE(insns)) / 3 + 2);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+START_TEST(test_tail_call_limit)
+{
+	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
+	struct bpf_array *cnt = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 1);
+	struct bpf_insn insns[] = {
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_LD_MAP_VALUE(BPF_REG_2, cnt->map.id, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 0),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	struct test_pkt pkt;
+
+	ck_assert_msg(prog, "%s", log_buf);
+	test_pkt_init(&pkt, 14);
+	jt->ptrs[0] = prog;
+	ck_assert_uint_eq(bpf_jit_prog_run(prog, &pkt.xdp, NULL, 0, NULL), 1);
+	ck_assert_uint_eq(*(u64 *)cnt->value, 1 + MAX_TAIL_CALL_CNT);
+	jt->ptrs[0] = NULL;
+	ck_assert_uint_eq(bpf_jit_prog_run(prog, &pkt.xdp, NULL, 0, NULL), 1);
+	ck_assert_uint_eq(*(u64 *)cnt->value, 2 + MAX_TAIL_CALL_CNT);
+	bpf_prog_put(prog);
+	bpf_map_put(&jt->map);
+	bpf_map_put(&cnt->map);
+}
+END_TEST
+
+/*
+ * main -> sub -> tail call main -> sub -> ...: the call depth grows with
+ * each round (CALL_DEPTH); with a big frame the stack runs out first
+ * (TAIL_CALL_STACK).
+ */
+static void call_chain(s16 frame, enum bpf_abort_reason want)
+{
+	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
+	struct bpf_insn insns[] = {
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -frame, 0),
+		BPF_CALL_REL(3),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -frame),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
+		BPF_EXIT_INSN(),
+		/* sub(ctx) */
+		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 5),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	enum bpf_abort_reason reason;
+	struct test_pkt pkt;
+
+	ck_assert_msg(prog, "%s", log_buf);
+	test_pkt_init(&pkt, 14);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, &reason), 5);	/* empty slot: a miss */
+	jt->ptrs[0] = prog;
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, &reason), 0);
+	ck_assert_int_eq(reason, want);
+	ck_assert_uint_eq(prog->aux->abort_cnt[want], 2);
+	jt->ptrs[0] = NULL;
+	bpf_prog_put(prog);
+	bpf_map_put(&jt->map);
+}
+
+START_TEST(test_call_depth)
+{
+	call_chain(8, BPF_ABORT_CALL_DEPTH);
+}
+END_TEST
+
+START_TEST(test_tail_call_stack)
+{
+	call_chain(400, BPF_ABORT_TAIL_CALL_STACK);
+}
+END_TEST
+
+START_TEST(test_subprog_and_ctx)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_6, 100),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
+		BPF_CALL_REL(3),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),	/* r6 kept across the call */
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_6, 1),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -16, 1),
+		BPF_ST_MEM(BPF_DW, BPF_REG_1, 0, 9),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn ctx_insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_4, BPF_REG_1, offsetof(struct xdp_md, ingress_ifindex)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_5, BPF_REG_1, offsetof(struct xdp_md, rx_queue_index)),
+		BPF_ALU64_REG(BPF_SUB, BPF_REG_3, BPF_REG_2),
+		BPF_ALU64_IMM(BPF_LSH, BPF_REG_3, 16),
+		BPF_ALU64_IMM(BPF_LSH, BPF_REG_4, 8),
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_3),
+		BPF_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_4),
+		BPF_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_5),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog, *pc;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 60);
+	prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 109);
+	pc = load_jit(ctx_insns, ARRAY_SIZE(ctx_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(pc, "%s", log_buf);
+	ck_assert_uint_eq(run_xdp_both(pc, &pkt, NULL), (60u << 16) | (7u << 8) | 3u);
+	pkt.xdp.rxq = NULL;
+	ck_assert_uint_eq(run_xdp_both(pc, &pkt, NULL), 60u << 16);
+	bpf_prog_put(prog);
+	bpf_prog_put(pc);
+}
+END_TEST
+
+/* the knob off: the interpreter, and why */
+START_TEST(test_jit_disabled)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 14);
+	bpf_jit_enable = 0;
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_ptr_nonnull(prog);
+	ck_assert(!prog->jited);
+	ck_assert_ptr_null(prog->aux->jit_image);
+	ck_assert_str_eq(prog->aux->jit_reason, "net.core.bpf_jit_enable is 0");
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 3);
+	bpf_prog_put(prog);
+	bpf_jit_enable = 1;
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert(prog->jited);
+	ck_assert_uint_gt(prog->jited_len, 0);
+	ck_assert_str_eq(prog->aux->jit_reason, "");
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 3);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+Suite *uxdp_test_suite(void)
+{
+	Suite *s = suite_create("arch/x86/net/bpf_jit_comp");
+	TCase *tc = tcase_create("jit");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_alu_ops);
+	tcase_add_test(tc, test_jmp_ops);
+	tcase_add_test(tc, test_div_special);
+	tcase_add_test(tc, test_abort_map_pkt_mem);
+	tcase_add_test(tc, test_abort_stack_and_atomic);
+	tcase_add_test(tc, test_helper_arg_checked);
+	tcase_add_test(tc, test_loop_budget_boundary);
+	tcase_add_test(tc, test_tail_call_limit);
+	tcase_add_test(tc, test_call_depth);
+	tcase_add_test(tc, test_tail_call_stack);
+	tcase_add_test(tc, test_subprog_and_ctx);
+	tcase_add_test(tc, test_jit_disabled);
+	suite_add_tcase(s, tc);
+	return s;
+}
