@@ -888,6 +888,9 @@ static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_
 	emit_jmp_to(c, c->addrs[i + 3], true);
 }
 
+_Static_assert(offsetof(struct xdp_rxq_info, dev) == offsetof(struct xdp_txq_info, dev),
+	       "one load path for rxq->dev and txq->dev");
+
 static void emit_ctx_field(struct jit_ctx *c, u8 dst, s32 field)
 {
 	u32 p1, p2, p3 = 0;
@@ -906,8 +909,6 @@ static void emit_ctx_field(struct jit_ctx *c, u8 dst, s32 field)
 		break;
 	case BPF_CTX_INGRESS_IFINDEX:
 	case BPF_CTX_EGRESS_IFINDEX:
-		_Static_assert(offsetof(struct xdp_rxq_info, dev) == offsetof(struct xdp_txq_info, dev),
-			       "rxq and txq keep dev first");
 		emit_ld64(c, R10, R10, offsetof(struct xdp_rxq_info, dev));
 		emit_alu_rr(c, 0x85, true, R10, R10);
 		p3 = emit_jcc8(c, CC_E);
