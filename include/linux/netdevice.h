@@ -121,7 +121,10 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 	FN(PAGE_ALLOC, "frames not generated: page pool empty")		\
 	FN(OTHERHOST, "skbs dropped by the stack: destination MAC is not this device's (PACKET_OTHERHOST, ip_rcv)") \
 	FN(NOHANDLER, "skbs dropped by the stack: no protocol handler (rx_nohandler)") \
-	FN(TX_NOT_SUPP, "skbs dropped: device cannot transmit")
+	FN(TX_NOT_SUPP, "skbs dropped: device cannot transmit")		\
+	FN(SOCK_RX_LEN, "received frames dropped: shorter than an Ethernet header, or longer than a page-pool page takes (a GSO frame? ethtool -K PEER tso off gso off)") \
+	FN(SOCK_RX_NOMEM, "received frames dropped: no page-pool page to copy the frame into") \
+	FN(SOCK_TX_FULL, "frames dropped: the kernel's tx ring (or tap queue) is full: earlier frames not sent yet")
 
 #define __NETDEV_DROP_ENUM(name, text)	NETDEV_DROP_##name,
 enum netdev_drop_reason {

@@ -15,7 +15,9 @@
 	FN(veth)		\
 	FN(gen)			\
 	FN(sink)		\
-	FN(dsa_switch)
+	FN(dsa_switch)		\
+	FN(afpacket)		\
+	FN(tap)
 
 #define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
 RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)
