@@ -23,9 +23,14 @@
  * its time in the checker's reasoning and in the interpreter rather than in
  * the opcode decoder.
  *
+ * With the JIT on (the default here; UXDP_BPF_JIT=0 turns it off) every
+ * program that loads runs on both runtimes and any difference is a crash:
+ * see diff_run().
+ *
  * Kernel: kernel/bpf/verifier.c bpf_check(), kernel/bpf/core.c (run)
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/bpf.h>
@@ -54,6 +59,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	int id;
 
 	uxdp_set_print(fuzz_quiet);
+	/* JIT on: loaded programs run on both runtimes (diff_run()) */
+	if (!getenv("UXDP_BPF_JIT"))
+		bpf_jit_enable = 1;
 	id = uxdp_bpf_map_create(BPF_MAP_TYPE_ARRAY, "fz_array", 4, 16, 4, NULL);
 	map_ids[0] = id > 0 ? id : 0;
 	id = uxdp_bpf_map_create(BPF_MAP_TYPE_HASH, "fz_hash", 4, 8, 16, NULL);
@@ -117,6 +125,229 @@ static void run_raw(struct bpf_prog *prog, u8 sel)
 	bpf_prog_run_raw(prog, mem, sel, &reason);
 	fuzz_assert(reason < __BPF_ABORT_MAX, "reason %d", reason);
 	free(mem);
+}
+
+/*
+ * ---- differential: the JIT against the interpreter ----------------------
+ * With the JIT on (LLVMFuzzerInitialize sets bpf_jit_enable), every program
+ * that loads runs on both runtimes from the same state: maps restored to
+ * the snapshot taken before the first run, the same packet or memory, the
+ * same bpf_get_prandom_u32() seed. Return value, abort reason and counters,
+ * packet or memory bytes (and the XDP ctx_out), map contents, redirect info
+ * and the trace pipe must be identical, else the input is a crash.
+ * Programs calling a clock helper run on both but are not compared.
+ */
+#define DIFF_MAX_VAL	4096
+
+struct diff_state {
+	u64 ret;
+	u32 reason;
+	u64 aborts[__BPF_ABORT_MAX];
+	u8 arena[2][DIFF_MAX_VAL];	/* fz_array, fz_pcpu */
+	u32 nr_keys;
+	u32 keys[16];
+	u64 vals[16];
+	struct bpf_redirect_info ri;
+	char trace[1024];
+	size_t trace_len;
+	u8 out[8 + 4096];
+	u32 out_len;
+	struct xdp_md ctx_out;
+};
+
+static size_t diff_arena_len(const struct bpf_map *map)
+{
+	size_t n = (size_t)((u8 *)map->arena_hi - (u8 *)map->arena_lo);
+
+	return n < DIFF_MAX_VAL ? n : DIFF_MAX_VAL;
+}
+
+static void diff_snap_maps(struct diff_state *d)
+{
+	u32 key, next, i;
+	int err;
+
+	for (i = 0; i < 2; i++) {
+		const struct bpf_map *map = bpf_map_get(map_ids[i ? 3 : 0]);
+
+		memcpy(d->arena[i], map->arena_lo, diff_arena_len(map));
+	}
+	d->nr_keys = 0;
+	err = uxdp_bpf_map_get_next_key(map_ids[1], NULL, &next);
+	while (!err && d->nr_keys < ARRAY_SIZE(d->keys)) {
+		key = next;
+		d->keys[d->nr_keys] = key;
+		fuzz_assert(!uxdp_bpf_map_lookup_elem(map_ids[1], &key, &d->vals[d->nr_keys]),
+			    "hash lookup");
+		d->nr_keys++;
+		err = uxdp_bpf_map_get_next_key(map_ids[1], &key, &next);
+	}
+}
+
+static void diff_restore_maps(const struct diff_state *d)
+{
+	u32 key, next, i;
+
+	for (i = 0; i < 2; i++) {
+		const struct bpf_map *map = bpf_map_get(map_ids[i ? 3 : 0]);
+
+		memcpy(map->arena_lo, d->arena[i], diff_arena_len(map));
+	}
+	while (!uxdp_bpf_map_get_next_key(map_ids[1], NULL, &next)) {
+		key = next;
+		fuzz_assert(!uxdp_bpf_map_delete_elem(map_ids[1], &key), "hash delete");
+	}
+	for (i = 0; i < d->nr_keys; i++)
+		fuzz_assert(!uxdp_bpf_map_update_elem(map_ids[1], &d->keys[i], &d->vals[i],
+						      BPF_ANY), "hash restore");
+}
+
+/* hash contents in key order, so two states compare whatever the order of insertion */
+static int diff_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void diff_sort_hash(struct diff_state *d)
+{
+	u64 pairs[16][2];
+	u32 i;
+
+	for (i = 0; i < d->nr_keys; i++) {
+		pairs[i][0] = d->keys[i];
+		pairs[i][1] = d->vals[i];
+	}
+	qsort(pairs, d->nr_keys, sizeof(pairs[0]), diff_cmp_u32);
+	for (i = 0; i < d->nr_keys; i++) {
+		d->keys[i] = (u32)pairs[i][0];
+		d->vals[i] = pairs[i][1];
+	}
+}
+
+static unsigned int diff_interp_xdp(const void *ctx, const struct bpf_prog *prog)
+{
+	return (unsigned int)bpf_prog_run_interp(prog, ctx, NULL, 0, NULL);
+}
+
+static bool diff_uses_clock(const struct bpf_prog *prog)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u32 i;
+
+	for (i = 0; i < vi->nr_calls; i++) {
+		switch (vi->calls[i].func_id) {
+		case BPF_FUNC_ktime_get_ns:
+		case BPF_FUNC_ktime_get_boot_ns:
+		case BPF_FUNC_ktime_get_coarse_ns:
+		case BPF_FUNC_ktime_get_tai_ns:
+			return true;
+		}
+	}
+	return false;
+}
+
+/* One run on @jit or the interpreter from the current maps; results into @d. */
+static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct diff_state *d)
+{
+	unsigned int (*saved)(const void *ctx, const struct bpf_prog *prog) = prog->bpf_func;
+	u64 before[__BPF_ABORT_MAX];
+	char drain[256];
+	u32 i;
+
+	memset(d, 0, sizeof(*d));
+	memcpy(before, prog->aux->abort_cnt, sizeof(before));
+	memset(&bpf_redirect_info, 0, sizeof(bpf_redirect_info));
+	bpf_user_rnd_seed(0x5eed);
+	if (flags & 1) {
+		enum bpf_abort_reason reason = BPF_ABORT_NONE;
+		u8 *mem = malloc(sel ? sel : 1);
+
+		fuzz_assert(mem, "malloc");
+		memset(mem, 0x5a, sel ? sel : 1);
+		d->ret = jit ? bpf_jit_prog_run(prog, NULL, mem, sel, &reason) :
+			       bpf_prog_run_interp(prog, NULL, mem, sel, &reason);
+		d->reason = reason;
+		memcpy(d->out, mem, sel);
+		d->out_len = sel;
+		free(mem);
+	} else {
+		const struct bpf_insn *insns = prog->insnsi;
+		u32 pkt_len = ETH_HLEN + (u32)sel * 16;
+		u32 meta = flags & 2 ? 8 : 0;
+		struct xdp_md ctx = { .data = meta, .data_end = meta + pkt_len };
+		union bpf_attr attr = {};
+		u8 *pkt;
+		int err;
+
+		if (pkt_len > 3000)
+			ctx.data_end = meta + 3000;
+		pkt = malloc(meta + pkt_len);
+		fuzz_assert(pkt, "malloc");
+		for (i = 0; i < meta + pkt_len; i++)
+			pkt[i] = ((const u8 *)insns)[i % (prog->len * sizeof(*insns))];
+		attr.test.data_in = (u64)(uintptr_t)pkt;
+		attr.test.data_size_in = meta + pkt_len;
+		attr.test.data_out = (u64)(uintptr_t)d->out;
+		attr.test.data_size_out = sizeof(d->out);
+		attr.test.repeat = 1;
+		if (meta || pkt_len > 3000) {
+			attr.test.ctx_in = (u64)(uintptr_t)&ctx;
+			attr.test.ctx_size_in = sizeof(ctx);
+			attr.test.ctx_out = (u64)(uintptr_t)&d->ctx_out;
+			attr.test.ctx_size_out = sizeof(d->ctx_out);
+		}
+		prog->bpf_func = jit ? bpf_prog_run_xdp_jit : diff_interp_xdp;
+		err = bpf_prog_test_run_xdp(prog, &attr, &attr, NULL);
+		prog->bpf_func = saved;
+		fuzz_assert(!err || err == -ENOMEM || err == -ENOSPC, "test run: %d", err);
+		d->ret = attr.test.retval | (u64)(err == -ENOMEM) << 40;
+		d->out_len = attr.test.data_size_out;
+		d->ri = bpf_redirect_info;
+		free(pkt);
+	}
+	for (i = 0; i < __BPF_ABORT_MAX; i++) {
+		d->aborts[i] = prog->aux->abort_cnt[i] - before[i];
+		if (d->aborts[i] && !d->reason)
+			d->reason = i;
+	}
+	d->trace_len = bpf_trace_pipe_read(d->trace, sizeof(d->trace));
+	while (bpf_trace_pipe_read(drain, sizeof(drain)))
+		;	/* the rest is not compared */
+	diff_snap_maps(d);
+	diff_sort_hash(d);
+}
+
+static void diff_run(struct bpf_prog *prog, u8 flags, u8 sel)
+{
+	static struct diff_state start, a, b;
+	char drain[256];
+	u32 i;
+
+	while (bpf_trace_pipe_read(drain, sizeof(drain)))
+		;
+	diff_snap_maps(&start);
+	diff_one(prog, flags, sel, false, &a);
+	diff_restore_maps(&start);
+	diff_one(prog, flags, sel, true, &b);
+	if (diff_uses_clock(prog))
+		return;
+	fuzz_assert(a.ret == b.ret, "interp r0 %#llx, jit %#llx", (unsigned long long)a.ret,
+		    (unsigned long long)b.ret);
+	fuzz_assert(a.reason == b.reason, "interp abort %u, jit %u", a.reason, b.reason);
+	for (i = 0; i < __BPF_ABORT_MAX; i++)
+		fuzz_assert(a.aborts[i] == b.aborts[i], "abort counter %u: %llu vs %llu", i,
+			    (unsigned long long)a.aborts[i], (unsigned long long)b.aborts[i]);
+	fuzz_assert(a.out_len == b.out_len && !memcmp(a.out, b.out, a.out_len),
+		    "packet/memory bytes differ (len %u vs %u)", a.out_len, b.out_len);
+	fuzz_assert(!memcmp(&a.ctx_out, &b.ctx_out, sizeof(a.ctx_out)), "ctx_out differs");
+	fuzz_assert(!memcmp(a.arena, b.arena, sizeof(a.arena)), "array map values differ");
+	fuzz_assert(a.nr_keys == b.nr_keys && !memcmp(a.keys, b.keys, sizeof(a.keys)) &&
+		    !memcmp(a.vals, b.vals, sizeof(a.vals)), "hash map contents differ");
+	fuzz_assert(!memcmp(&a.ri, &b.ri, sizeof(a.ri)), "redirect info differs");
+	fuzz_assert(a.trace_len == b.trace_len && !memcmp(a.trace, b.trace, a.trace_len),
+		    "trace output differs");
 }
 
 static const u8 valid_codes[] = {
@@ -292,7 +523,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		flags &= ~4;
 	}
-	if (flags & 1)
+	if (prog->jited)
+		diff_run(prog, flags, sel);	/* both runtimes, compared */
+	else if (flags & 1)
 		run_raw(prog, sel);
 	else
 		run_xdp(prog, flags, sel, prog->insnsi);
