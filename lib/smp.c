@@ -13,6 +13,7 @@
 #include <linux/smp.h>
 
 __thread int uxdp_this_cpu;
+__thread int uxdp_softirq_count;
 unsigned int nr_cpu_ids = 1;
 bool uxdp_percpu_frozen;
 

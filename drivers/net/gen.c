@@ -803,6 +803,7 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 			.order = 0,
 			.pool_size = GEN_POOL_SIZE,
 			.netdev = dev,
+			.napi = &priv->q[i].napi,
 		};
 		struct gen_queue *q = &priv->q[i];
 

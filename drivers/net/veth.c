@@ -665,6 +665,7 @@ static int veth_enable_xdp(struct net_device *dev)
 				.order = 0,
 				.pool_size = VETH_RING_SIZE,
 				.netdev = dev,
+				.napi = &rq->xdp_napi,
 			};
 			struct page_pool *pool;
 			int err;

@@ -271,6 +271,7 @@ struct napi_struct {
 	int weight;
 	unsigned long state;
 	struct napi_struct *poll_next;	/* worker's poll list */
+	int list_owner;			/* CPU whose poll list has it, or -1 */
 	u64 polls;			/* uxdp: times polled */
 };
 

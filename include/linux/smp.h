@@ -29,6 +29,18 @@ static inline unsigned int num_possible_cpus(void)
 	return nr_cpu_ids;
 }
 
+/*
+ * Softirq context: a worker inside net_rx_action() (NAPI polls and what
+ * they call). Code that may take a lockless per-NAPI shortcut (the page
+ * pool's direct recycling) checks it, as the kernel checks in_softirq().
+ */
+extern __thread int uxdp_softirq_count;
+
+static inline bool in_softirq(void)
+{
+	return uxdp_softirq_count != 0;
+}
+
 /* Bind the calling thread to @cpu (0 <= cpu < nr_cpu_ids). */
 void uxdp_worker_bind_cpu(int cpu);
 

@@ -327,6 +327,7 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
 		    int (*poll)(struct napi_struct *, int))
 {
 	memset(napi, 0, sizeof(*napi));
+	napi->list_owner = -1;
 	napi->dev = dev;
 	napi->poll = poll;
 	napi->weight = NAPI_POLL_WEIGHT;
@@ -395,6 +396,7 @@ bool napi_schedule_prep(struct napi_struct *napi)
 void __napi_schedule(struct napi_struct *napi)
 {
 	napi->poll_next = NULL;
+	WRITE_ONCE(napi->list_owner, smp_processor_id());
 	if (poll_tail)
 		poll_tail->poll_next = napi;
 	else
@@ -405,6 +407,7 @@ void __napi_schedule(struct napi_struct *napi)
 bool napi_complete_done(struct napi_struct *napi, int work_done)
 {
 	(void)work_done;
+	WRITE_ONCE(napi->list_owner, -1);
 	__atomic_fetch_and(&napi->state, ~(1UL << NAPI_STATE_SCHED), __ATOMIC_RELEASE);
 	return true;
 }
@@ -421,6 +424,7 @@ int net_rx_action(void)
 	struct napi_struct *napi, *end = poll_tail;
 	int work, total = 0;
 
+	uxdp_softirq_count++;
 	while ((napi = poll_head)) {
 		poll_head = napi->poll_next;
 		if (!poll_head)
@@ -434,6 +438,7 @@ int net_rx_action(void)
 		if (napi == end)
 			break;
 	}
+	uxdp_softirq_count--;
 	return total;
 }
 

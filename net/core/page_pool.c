@@ -6,8 +6,10 @@
  * allocates), then a refill of up to PP_ALLOC_CACHE_REFILL pages from the
  * ring (one lock round trip), then the page allocator.
  * Recycling: the last put of a pool page lands in the alloc cache when the
- * caller says it is the owner context (allow_direct) and there is room,
- * else in the ring; a full ring gives the page back to the page allocator.
+ * caller says it is the owner context (allow_direct), or runs in softirq
+ * on the worker whose poll list holds the pool's NAPI (p.napi:
+ * page_pool_napi_local()), and there is room; else in the ring; a full ring
+ * gives the page back to the page allocator.
  * Destruction: idle pages are released; in-flight pages are released as
  * they return; the struct goes with the last one (hold_cnt == release_cnt).
  *
@@ -24,6 +26,7 @@
 #include <linux/err.h>
 #include <linux/kasan.h>
 #include <linux/mm.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <net/page_pool/helpers.h>
 
@@ -121,6 +124,12 @@ static struct page *page_pool_alloc_slow(struct page_pool *pool, gfp_t gfp)
 	return page;
 }
 
+/* The ring slot after @i (no division on the hot path). */
+static inline unsigned int ring_next(const struct page_pool *pool, unsigned int i)
+{
+	return ++i == pool->ring_size ? 0 : i;
+}
+
 /* Move up to PP_ALLOC_CACHE_REFILL pages from the ring to the empty cache. */
 static void page_pool_refill_alloc_cache(struct page_pool *pool)
 {
@@ -134,7 +143,7 @@ static void page_pool_refill_alloc_cache(struct page_pool *pool)
 	pthread_spin_lock(&pool->ring_lock);
 	while (pool->ring_count && n < PP_ALLOC_CACHE_REFILL) {
 		pool->alloc.cache[n++] = pool->ring[pool->ring_head];
-		pool->ring_head = (pool->ring_head + 1) % pool->ring_size;
+		pool->ring_head = ring_next(pool, pool->ring_head);
 		__atomic_store_n(&pool->ring_count, pool->ring_count - 1, __ATOMIC_RELAXED);
 	}
 	pthread_spin_unlock(&pool->ring_lock);
@@ -178,7 +187,11 @@ static void page_pool_recycle_in_ring(struct page_pool *pool, struct page *page)
 		release = true;
 		free_pool = pool->release_cnt == pool->hold_cnt;
 	} else if (pool->ring_count < pool->ring_size) {
-		pool->ring[(pool->ring_head + pool->ring_count) % pool->ring_size] = page;
+		unsigned int tail = pool->ring_head + pool->ring_count;
+
+		if (tail >= pool->ring_size)
+			tail -= pool->ring_size;
+		pool->ring[tail] = page;
 		__atomic_store_n(&pool->ring_count, pool->ring_count + 1, __ATOMIC_RELAXED);
 		pool->recycle_ring++;
 	} else {
@@ -193,9 +206,26 @@ static void page_pool_recycle_in_ring(struct page_pool *pool, struct page *page)
 		page_pool_free(pool);
 }
 
+/*
+ * page_pool_napi_local(): the caller runs in the NAPI poll that owns the
+ * pool's alloc cache (that NAPI is on this worker's poll list), so it may
+ * recycle into the cache without the ring's lock.
+ */
+static bool page_pool_napi_local(const struct page_pool *pool)
+{
+	const struct napi_struct *napi;
+
+	if (unlikely(!in_softirq()))
+		return false;
+	napi = READ_ONCE(pool->p.napi);
+	return napi && READ_ONCE(napi->list_owner) == smp_processor_id();
+}
+
 static void page_pool_recycle(struct page_pool *pool, struct page *page, bool allow_direct)
 {
 	kasan_poison(page_address(page), PAGE_SIZE << pool->p.order);
+	if (!allow_direct)
+		allow_direct = page_pool_napi_local(pool);
 	if (allow_direct && !READ_ONCE(pool->destroyed)) {
 		if (likely(pool->alloc.count < PP_ALLOC_CACHE_SIZE)) {
 			pool->alloc.cache[pool->alloc.count++] = page;
@@ -271,7 +301,7 @@ void page_pool_destroy(struct page_pool *pool)
 		pthread_spin_lock(&pool->ring_lock);
 		while (pool->ring_count && n < ARRAY_SIZE(idle)) {
 			idle[n++] = pool->ring[pool->ring_head];
-			pool->ring_head = (pool->ring_head + 1) % pool->ring_size;
+			pool->ring_head = ring_next(pool, pool->ring_head);
 			pool->ring_count--;
 		}
 		if (!n)

@@ -34,6 +34,7 @@
 #define PP_RING_SIZE_DEFAULT	1024
 
 struct net_device;
+struct napi_struct;
 
 struct page_pool_params {
 	unsigned int order;		/* pages per allocation: 2^order */
@@ -43,6 +44,7 @@ struct page_pool_params {
 	struct net_device *netdev;	/* for messages */
 	unsigned int max_len;		/* ignored (DMA sync length) */
 	unsigned int offset;		/* ignored */
+	struct napi_struct *napi;	/* owner NAPI: direct recycling when it polls here */
 };
 
 struct page_pool_alloc_stats {
