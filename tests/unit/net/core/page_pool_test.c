@@ -11,6 +11,7 @@
 
 #include <linux/err.h>
 #include <linux/mm.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <net/page_pool/helpers.h>
@@ -124,6 +125,48 @@ START_TEST(test_put_page_returns_to_pool)
 	page_pool_get_stats(pool, &st);
 	ck_assert_uint_eq(st.alloc_stats.refill, 1);
 	page_pool_put_full_page(pool, page, false);
+	page_pool_destroy(pool);
+}
+END_TEST
+
+/*
+ * put_page() of a pool page from softirq on the worker whose poll list holds
+ * the pool's NAPI goes to the alloc cache (page_pool_napi_local()); outside
+ * softirq, or with the NAPI on another worker's list, to the ring.
+ */
+START_TEST(test_put_page_napi_local)
+{
+	struct napi_struct napi = { .list_owner = -1 };
+	struct page_pool_params pp = { .order = 0, .pool_size = 64, .napi = &napi };
+	struct page_pool *pool = page_pool_create(&pp);
+	struct page_pool_stats st;
+	struct page *page;
+
+	ck_assert(!IS_ERR(pool));
+	uxdp_worker_bind_cpu(0);
+	page = page_pool_dev_alloc_pages(pool);
+	napi.list_owner = 0;
+	put_page(page);				/* not in softirq: ring */
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.recycle_stats.ring, 1);
+	ck_assert_uint_eq(st.recycle_stats.cached, 0);
+
+	page = page_pool_dev_alloc_pages(pool);
+	uxdp_softirq_count++;
+	put_page(page);				/* softirq, NAPI on our list: cache */
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.recycle_stats.cached, 1);
+
+	page = page_pool_dev_alloc_pages(pool);
+	napi.list_owner = 1;
+	put_page(page);				/* NAPI on another worker's list: ring */
+	napi.list_owner = -1;
+	page = page_pool_dev_alloc_pages(pool);
+	put_page(page);				/* NAPI on no list: ring */
+	uxdp_softirq_count--;
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.recycle_stats.cached, 1);
+	ck_assert_uint_eq(st.recycle_stats.ring, 3);
 	page_pool_destroy(pool);
 }
 END_TEST
@@ -283,6 +326,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_alloc_recycle_direct);
 	tcase_add_test(tc, test_steady_state_no_allocation);
 	tcase_add_test(tc, test_put_page_returns_to_pool);
+	tcase_add_test(tc, test_put_page_napi_local);
 	tcase_add_test(tc, test_ring_and_cache_full);
 	tcase_add_test(tc, test_destroy_with_inflight);
 	tcase_add_test(tc, test_alloc_failure);
