@@ -124,7 +124,11 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 	FN(TX_NOT_SUPP, "skbs dropped: device cannot transmit")		\
 	FN(SOCK_RX_LEN, "received frames dropped: shorter than an Ethernet header, or longer than a page-pool page takes (a GSO frame? ethtool -K PEER tso off gso off)") \
 	FN(SOCK_RX_NOMEM, "received frames dropped: no page-pool page to copy the frame into") \
-	FN(SOCK_TX_FULL, "frames dropped: the kernel's tx ring (or tap queue) is full: earlier frames not sent yet")
+	FN(SOCK_TX_FULL, "frames dropped: the kernel's tx ring (or tap queue) is full: earlier frames not sent yet") \
+	FN(RX_RUNT, "frames dropped on receive: shorter than an Ethernet header (14 B)") \
+	FN(RX_OVERSIZED, "frames dropped on receive: longer than the device takes (65535 B)") \
+	FN(RX_TRUNCATED, "capture records dropped: captured shorter than on the wire (snaplen)") \
+	FN(RX_BAD_RECORD, "capture records dropped: unreadable record (a read error ends the pass over the file)")
 
 #define __NETDEV_DROP_ENUM(name, text)	NETDEV_DROP_##name,
 enum netdev_drop_reason {
@@ -202,6 +206,8 @@ struct net_device_ops {
 	void (*ndo_stats_reset)(struct net_device *dev);
 	/* uxdp: generators report whether they still produce (for `run count`). */
 	bool (*ndo_gen_active)(struct net_device *dev);
+	/* uxdp: a run ended (workers stopped): write out what the driver buffers. */
+	void (*ndo_run_end)(struct net_device *dev);
 };
 
 /* rtnl_link_ops: a device kind (`link add NAME type KIND ARGS`). */

@@ -17,7 +17,8 @@
 	FN(sink)		\
 	FN(dsa_switch)		\
 	FN(afpacket)		\
-	FN(tap)
+	FN(tap)		\
+	FN(pcap)
 
 #define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
 RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)

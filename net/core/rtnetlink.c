@@ -381,5 +381,8 @@ int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns)
 		return -EINVAL;
 	ret = netdev_run(&ro, &ns);
 	*elapsed_ns = ns;
+	for (struct net_device *dev = dev_get_next(NULL); dev; dev = dev_get_next(dev))
+		if (dev->netdev_ops->ndo_run_end)
+			dev->netdev_ops->ndo_run_end(dev);
 	return ret;
 }
