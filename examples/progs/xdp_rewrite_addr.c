@@ -46,16 +46,25 @@ static __always_inline __u16 csum_replace4(__u16 check, __be32 from, __be32 to)
 	return (__u16)~sum;
 }
 
+/* A checksum over both addresses, updated for those that change. */
+static __always_inline __u16 csum_update(__u16 check, __be32 old_src, __be32 new_src,
+					 __be32 old_dst, __be32 new_dst)
+{
+	if (new_src != old_src)
+		check = csum_replace4(check, old_src, new_src);
+	if (new_dst != old_dst)
+		check = csum_replace4(check, old_dst, new_dst);
+	return check;
+}
+
 static __always_inline int rewrite_addr(struct xdp_md *ctx, int action)
 {
 	void *data_end = (void *)(long)ctx->data_end;
 	void *data = (void *)(long)ctx->data;
 	struct hdr_cursor nh = { .pos = data };
 	__be32 old_src, old_dst, new_src, new_dst, *v;
-	__u16 *l4check = 0;
 	struct ethhdr *eth;
 	struct iphdr *iph;
-	int udp = 0;
 	__u32 ihl;
 
 	if (parse_ethhdr(&nh, data_end, &eth) != bpf_htons(ETH_P_IP))
@@ -84,34 +93,23 @@ static __always_inline int rewrite_addr(struct xdp_md *ctx, int action)
 
 			if ((void *)(uh + 1) > data_end)
 				return XDP_PASS;
-			l4check = &uh->check;
-			udp = 1;
+			/* 0 means no checksum: it stays 0; a computed 0 is sent as all ones */
+			if (uh->check) {
+				uh->check = csum_update(uh->check, old_src, new_src, old_dst, new_dst);
+				if (!uh->check)
+					uh->check = 0xffff;
+			}
 		} else if (iph->protocol == IPPROTO_TCP) {
 			struct tcphdr *th = l4;
 
 			if ((void *)(th + 1) > data_end)
 				return XDP_PASS;
-			l4check = &th->check;
+			th->check = csum_update(th->check, old_src, new_src, old_dst, new_dst);
 		}
 	}
-	/* A UDP checksum of 0 means none: it stays 0. */
-	if (l4check && udp && !*l4check)
-		l4check = 0;
-	if (new_src != old_src) {
-		iph->check = csum_replace4(iph->check, old_src, new_src);
-		if (l4check)
-			*l4check = csum_replace4(*l4check, old_src, new_src);
-		iph->saddr = new_src;
-	}
-	if (new_dst != old_dst) {
-		iph->check = csum_replace4(iph->check, old_dst, new_dst);
-		if (l4check)
-			*l4check = csum_replace4(*l4check, old_dst, new_dst);
-		iph->daddr = new_dst;
-	}
-	/* A computed UDP checksum of 0 goes out as all ones (CSUM_MANGLED_0). */
-	if (l4check && udp && !*l4check)
-		*l4check = 0xffff;
+	iph->check = csum_update(iph->check, old_src, new_src, old_dst, new_dst);
+	iph->saddr = new_src;
+	iph->daddr = new_dst;
 	swap_src_dst_mac(data);
 	if (action == XDP_REDIRECT)
 		return bpf_redirect_map(&tx_port, 0, 0);
