@@ -20,6 +20,18 @@
  * checksums correct, sent round robin. `count N` stops after N frames in
  * total, `rate PPS` paces each queue to its share.
  *
+ * Robustness traffic (tests/soak): `size MIN-MAX` draws each frame's size
+ * uniformly (length fields and checksums rewritten; the payload is zeros),
+ * `malformed PCT` makes PCT % of the frames (IPv4 only) one of five kinds
+ * the datapath must drop and count: a runt shorter than an Ethernet
+ * header (RUNT), an IPv4 header cut short (TRUNC), a bad version or IHL
+ * (HDR), a bad header checksum (CSUM), tot_len beyond the frame (TOTLEN).
+ * Runts and cut headers are single-buffer frames even with `frags N`;
+ * runts are dropped before XDP (RX_RUNT), as virtio_net drops a short
+ * packet, and are not counted as received.
+ * The draws come from a per-queue xorshift stream seeded by `seed N`, so
+ * a run is reproducible; ethtool stats count the kinds per device.
+ *
  * Kernel: drivers/net/ethernet/intel/ixgbe/ixgbe_main.c ixgbe_clean_rx_irq()
  *	   and ixgbe_run_xdp() (the shape), net/core/pktgen.c (the idea)
  * Differs: no wire, no descriptors; the destination MAC is gen's own
@@ -53,8 +65,17 @@
 #define NET_IP_ALIGN_BUILD	2
 #define GEN_POOL_SIZE		2048
 #define GEN_MAX_SIZE		65535	/* with frags N (9000 without) */
+#define GEN_PPM			1000000
 
 enum gen_proto { GEN_UDP, GEN_UDP6, GEN_TCP };
+
+/* `malformed PCT` kinds; the drop each should end in is in the header. */
+enum gen_bad { GEN_BAD_RUNT, GEN_BAD_TRUNC, GEN_BAD_HDR, GEN_BAD_CSUM, GEN_BAD_TOTLEN,
+	       GEN_BAD_NR };
+static const char *const gen_bad_names[GEN_BAD_NR] = {
+	"malformed_runt", "malformed_trunc", "malformed_hdr", "malformed_csum",
+	"malformed_totlen",
+};
 
 struct gen_queue {
 	struct napi_struct napi;
@@ -64,11 +85,16 @@ struct gen_queue {
 	unsigned int next_flow;
 	u64 generated;
 	u64 start_ns;
+	u64 rnd;			/* xorshift state (size MIN-MAX, malformed) */
+	u64 bad[GEN_BAD_NR];		/* malformed frames made, by kind */
 } __aligned(SMP_CACHE_BYTES);
 
 struct gen_priv {
 	enum gen_proto proto;
-	unsigned int size;		/* frame bytes, Ethernet header included */
+	unsigned int size;		/* frame bytes, Ethernet header included (max of a range) */
+	unsigned int size_min;		/* `size MIN-MAX`: == size when fixed */
+	u32 malformed_ppm;		/* `malformed PCT` in parts per million */
+	u64 seed;
 	unsigned int frags;		/* extra 4 KiB buffers per frame */
 	unsigned int hsplit;		/* header split: linear bytes with frags (0: even split) */
 	u64 count;			/* this run's count; 0: unlimited */
@@ -269,41 +295,143 @@ static bool gen_active(struct net_device *dev)
 	return !priv->count || __atomic_load_n(&priv->reserved, __ATOMIC_RELAXED) < priv->count;
 }
 
-/* Fill one frame; returns false when the pool is empty (nothing held). */
-static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff *xdp)
+static u32 gen_random(struct gen_queue *q)
+{
+	q->rnd ^= q->rnd << 13;
+	q->rnd ^= q->rnd >> 7;
+	q->rnd ^= q->rnd << 17;
+	return (u32)(q->rnd >> 32);
+}
+
+/* `size MIN-MAX` and `malformed PCT`: this frame's size and kind (-1: good). */
+static unsigned int gen_draw(struct gen_priv *priv, struct gen_queue *q, int *bad)
+{
+	unsigned int size = priv->size;
+
+	*bad = -1;
+	if (priv->size_min != priv->size)
+		size = priv->size_min + gen_random(q) % (priv->size - priv->size_min + 1);
+	if (priv->malformed_ppm && gen_random(q) % GEN_PPM < priv->malformed_ppm) {
+		*bad = gen_random(q) % GEN_BAD_NR;
+		if (*bad == GEN_BAD_RUNT)
+			size = 1 + gen_random(q) % (ETH_HLEN - 1);
+		else if (*bad == GEN_BAD_TRUNC)
+			size = ETH_HLEN + 1 + gen_random(q) % (sizeof(struct iphdr) - 1);
+	}
+	return size;
+}
+
+/*
+ * Rewrite the length fields and checksums of a frame cut from a template
+ * to @size bytes (the payload is zeros, so only the headers count), then
+ * damage it as @bad says.
+ */
+static void gen_shape(struct gen_priv *priv, struct gen_queue *q, u8 *pkt, unsigned int size,
+		      int bad)
+{
+	unsigned int l3len = size - ETH_HLEN, l4len;
+	struct iphdr *ip = (struct iphdr *)(pkt + ETH_HLEN);
+	u8 *l4;
+	u32 sum;
+
+	if (bad == GEN_BAD_RUNT || bad == GEN_BAD_TRUNC)
+		return;	/* no (whole) IPv4 header to rewrite */
+	if (size != priv->size) {
+		if (priv->proto == GEN_UDP6) {
+			struct ipv6hdr *ip6 = (struct ipv6hdr *)(pkt + ETH_HLEN);
+			struct udphdr *uh = (struct udphdr *)(ip6 + 1);
+
+			l4len = l3len - sizeof(*ip6);
+			ip6->payload_len = htons(l4len);
+			uh->len = htons(l4len);
+			uh->check = 0;
+			sum = csum_add_buf(0, &ip6->saddr, 32) + IPPROTO_UDP + l4len;
+			uh->check = csum_fold16(csum_add_buf(sum, uh, sizeof(*uh)));
+			if (!uh->check)
+				uh->check = 0xffff;
+			return;
+		}
+		l4len = l3len - sizeof(*ip);
+		l4 = (u8 *)(ip + 1);
+		ip->tot_len = htons(l3len);
+		if (priv->proto == GEN_TCP) {
+			struct tcphdr *th = (struct tcphdr *)l4;
+
+			th->check = 0;
+			sum = csum_add_buf(0, &ip->saddr, 8) + IPPROTO_TCP + l4len;
+			th->check = csum_fold16(csum_add_buf(sum, th, sizeof(*th)));
+		} else {
+			((struct udphdr *)l4)->len = htons(l4len);
+		}
+	}
+	switch (bad) {
+	case GEN_BAD_HDR:
+		if (gen_random(q) & 1)
+			ip->ihl = gen_random(q) % 5;
+		else
+			ip->version = 5 + gen_random(q) % 11;	/* 5..15: not 4 */
+		break;
+	case GEN_BAD_TOTLEN:
+		ip->tot_len = htons(l3len + 1 + gen_random(q) % 64);
+		break;
+	}
+	if (size != priv->size || bad >= 0) {
+		ip->check = 0;
+		ip->check = csum_fold16(csum_add_buf(0, ip, sizeof(*ip)));
+	}
+	/* Off by 0x0101 in one's complement: never a valid checksum. */
+	if (bad == GEN_BAD_CSUM)
+		ip->check ^= htons(0x0101);
+}
+
+/*
+ * Fill one frame of @*len bytes; returns false when the pool is empty
+ * (nothing held).
+ */
+static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff *xdp,
+		     unsigned int *len)
 {
 	const u8 *tmpl = priv->templates + (size_t)q->next_flow * priv->size;
-	unsigned int linear = priv->size, per_frag = 0;
+	unsigned int size = priv->size, nfrags = priv->frags, linear, per_frag = 0;
 	struct page *page;
+	int bad = -1;
 	u8 *va;
 
-	if (priv->frags && priv->hsplit) {
+	if (unlikely(priv->size_min != priv->size || priv->malformed_ppm)) {
+		size = gen_draw(priv, q, &bad);
+		if (size < priv->size_min)
+			nfrags = 0;	/* a runt or a cut header: one buffer */
+	}
+	*len = linear = size;
+	if (nfrags && priv->hsplit) {
 		/* Header split (a NIC's or GRO's layout): headers linear, payload in frags. */
 		linear = priv->hsplit;
-		per_frag = (priv->size - linear) / priv->frags;
-	} else if (priv->frags) {
-		per_frag = (priv->size - ETH_HLEN - 40) / (priv->frags + 1);
+		per_frag = (size - linear) / nfrags;
+	} else if (nfrags) {
+		per_frag = (size - ETH_HLEN - 40) / (nfrags + 1);
 		if (!per_frag)
 			per_frag = 1;
-		linear = priv->size - per_frag * priv->frags;
+		linear = size - per_frag * nfrags;
 	}
 	page = page_pool_dev_alloc_pages(q->pool);
 	if (unlikely(!page))
 		return false;
 	va = page_address(page);
 	memcpy(va + GEN_HEADROOM, tmpl, linear);
+	if (unlikely(size != priv->size || bad >= 0))
+		gen_shape(priv, q, va + GEN_HEADROOM, size, bad);
 	xdp_init_buff(xdp, PAGE_SIZE, &q->xdp_rxq);
 	xdp_prepare_buff(xdp, va, GEN_HEADROOM, linear, true);
-	if (unlikely(priv->frags)) {
+	if (unlikely(nfrags)) {
 		struct skb_shared_info *sinfo = (struct skb_shared_info *)__xdp_buff_hard_end(xdp);
 		unsigned int off = linear;
 
 		sinfo->nr_frags = 0;
 		sinfo->xdp_frags_size = 0;
-		for (unsigned int i = 0; i < priv->frags; i++) {
+		for (unsigned int i = 0; i < nfrags; i++) {
 			struct page *fp = page_pool_dev_alloc_pages(q->pool);
 			/* the last frag takes the remainder of a header split */
-			unsigned int flen = i + 1 == priv->frags ? priv->size - off : per_frag;
+			unsigned int flen = i + 1 == nfrags ? size - off : per_frag;
 
 			if (unlikely(!fp)) {
 				xdp_buff_set_frags_flag(xdp);
@@ -316,9 +444,11 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 			sinfo->xdp_frags_size += flen;
 			off += flen;
 		}
-		sinfo->xdp_frags_truesize = priv->frags * PAGE_SIZE;
+		sinfo->xdp_frags_truesize = nfrags * PAGE_SIZE;
 		xdp_buff_set_frags_flag(xdp);
 	}
+	if (unlikely(bad >= 0))
+		q->bad[bad]++;	/* made: it reaches the program */
 	if (++q->next_flow == priv->nr_flows)
 		q->next_flow = 0;
 	return true;
@@ -388,10 +518,11 @@ static int gen_poll(struct napi_struct *napi, int budget)
 	got = gen_claim(priv, want);
 	for (i = 0; i < got; i++) {
 		struct xdp_buff xdp;
+		unsigned int len;
 		u32 act;
 		int err;
 
-		if (unlikely(!gen_fill(priv, q, &xdp))) {
+		if (unlikely(!gen_fill(priv, q, &xdp, &len))) {
 			/* Pool empty: give the claim back and poll again. */
 			dev_count_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
 			if (priv->count)
@@ -399,8 +530,19 @@ static int gen_poll(struct napi_struct *napi, int budget)
 			break;
 		}
 		q->generated++;
+		if (unlikely(len < ETH_HLEN)) {
+			/*
+			 * A runt (malformed): dropped before XDP and not
+			 * counted as received, as virtio_net's receive_buf()
+			 * drops a short packet (rx_length_errors); eth_type_trans()
+			 * must never see fewer than ETH_HLEN bytes.
+			 */
+			dev_count_drop(dev, NETDEV_DROP_RX_RUNT, 1);
+			xdp_return_buff(&xdp);
+			continue;
+		}
 		st->rx_packets++;
-		st->rx_bytes += priv->size;
+		st->rx_bytes += len;
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
 		switch (act) {
 		case XDP_PASS:
@@ -510,6 +652,32 @@ static void gen_uninit(struct net_device *dev)
 	priv->templates = NULL;
 }
 
+static int gen_get_ethtool_stats(struct net_device *dev, char (*names)[48], u64 *values, int max)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+	int n = 0;
+
+	for (int k = 0; k < GEN_BAD_NR; k++, n++) {
+		u64 v = 0;
+
+		for (unsigned int i = 0; i < priv->nr_queues; i++)
+			v += READ_ONCE(priv->q[i].bad[k]);
+		if (n < max) {
+			snprintf(names[n], 48, "%s", gen_bad_names[k]);
+			values[n] = v;
+		}
+	}
+	return n;
+}
+
+static void gen_stats_reset(struct net_device *dev)
+{
+	struct gen_priv *priv = netdev_priv(dev);
+
+	for (unsigned int i = 0; i < priv->nr_queues; i++)
+		memset(priv->q[i].bad, 0, sizeof(priv->q[i].bad));
+}
+
 static int gen_set_param(struct net_device *dev, const char *key, const char *value,
 			 char *err, size_t errlen)
 {
@@ -552,6 +720,8 @@ static const struct net_device_ops gen_netdev_ops = {
 	.ndo_start_xmit = gen_xmit,
 	.ndo_gen_active = gen_ndo_gen_active,
 	.ndo_set_param = gen_set_param,
+	.ndo_get_ethtool_stats = gen_get_ethtool_stats,
+	.ndo_stats_reset = gen_stats_reset,
 };
 
 static void gen_setup(struct net_device *dev)
@@ -627,10 +797,35 @@ static int parse_mac(const char *s, u8 *mac)
 	return 0;
 }
 
+/* `malformed PCT`: a percentage 0..100 with up to 4 decimals, in ppm. */
+static int parse_pct_ppm(const char *s, u32 *ppm)
+{
+	unsigned long whole, frac = 0, scale = 10000;
+	const char *p;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	whole = strtoul(s, &end, 10);
+	if (*end == '.') {
+		for (p = end + 1; *p >= '0' && *p <= '9' && scale > 1; p++) {
+			scale /= 10;
+			frac += (unsigned long)(*p - '0') * scale;
+		}
+		if (p == end + 1)
+			return -EINVAL;
+		end = (char *)p;
+	}
+	if (*end || whole > 100 || (whole == 100 && frac))
+		return -EINVAL;
+	*ppm = whole * 10000 + frac;
+	return 0;
+}
+
 /*
- * `link add NAME type gen [size N] [proto udp|udp6|tcp] [src A[-B]]
+ * `link add NAME type gen [size N|MIN-MAX] [proto udp|udp6|tcp] [src A[-B]]
  * [dst A[-B]] [sport P[-Q]] [dport P[-Q]] [frags N [hsplit H]] [count N] [rate PPS]
- * [queues N] [dst_mac MAC] [src_mac MAC]`
+ * [queues N] [dst_mac MAC] [src_mac MAC] [malformed PCT] [seed N]`
  */
 static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
@@ -642,6 +837,8 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 
 	priv->proto = GEN_UDP;
 	priv->size = 64;
+	priv->size_min = 0;
+	priv->seed = 1;
 	priv->nr_queues = 1;
 	priv->sport_lo = priv->sport_hi = 9;
 	priv->dport_lo = priv->dport_hi = 9;
@@ -657,9 +854,22 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 		}
 		a++;
 		if (!strcmp(k, "size") || !strcmp(k, "frags") || !strcmp(k, "count") ||
-		    !strcmp(k, "hsplit") ||
+		    !strcmp(k, "hsplit") || !strcmp(k, "seed") ||
 		    !strcmp(k, "rate") || !strcmp(k, "queues")) {
 			n = strtoull(v, &end, 0);
+			if (!strcmp(k, "size") && *v && *end == '-' && end[1] && n <= GEN_MAX_SIZE) {
+				/* size MIN-MAX: MIN here, MAX below */
+				priv->size_min = n;
+				v = end + 1;
+				n = strtoull(v, &end, 0);
+				if (*end || n < priv->size_min) {
+					snprintf(err, errlen, "gen: '%s' is not a valid size range MIN-MAX",
+						 argv[a]);
+					return -EINVAL;
+				}
+			} else if (!strcmp(k, "size")) {
+				priv->size_min = 0;
+			}
 			if (!*v || *end) {
 				snprintf(err, errlen, "gen: '%s' is not a valid %s", v, k);
 				return -EINVAL;
@@ -688,6 +898,13 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 			priv->frags = n;
 		} else if (!strcmp(k, "count")) {
 			priv->count = priv->cfg_count = n;
+		} else if (!strcmp(k, "seed")) {
+			priv->seed = n;
+		} else if (!strcmp(k, "malformed")) {
+			if (parse_pct_ppm(v, &priv->malformed_ppm)) {
+				snprintf(err, errlen, "gen: malformed '%s' is not a percentage (0..100)", v);
+				return -EINVAL;
+			}
 		} else if (!strcmp(k, "rate")) {
 			priv->rate = n;
 		} else if (!strcmp(k, "queues")) {
@@ -748,9 +965,15 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 	}
 	min_size = ETH_HLEN + (priv->proto == GEN_UDP6 ? 40 + 8 :
 			       priv->proto == GEN_TCP ? 20 + 20 : 20 + 8);
-	if (priv->size < min_size) {
-		snprintf(err, errlen, "gen: size %u is below the %u bytes of headers", priv->size,
+	if (!priv->size_min)
+		priv->size_min = priv->size;
+	if (priv->size_min < min_size) {
+		snprintf(err, errlen, "gen: size %u is below the %u bytes of headers", priv->size_min,
 			 min_size);
+		return -EINVAL;
+	}
+	if (priv->malformed_ppm && priv->proto == GEN_UDP6) {
+		snprintf(err, errlen, "gen: malformed frames are IPv4 (proto udp or tcp)");
 		return -EINVAL;
 	}
 	if (!priv->frags && priv->size > SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM)) {
@@ -764,7 +987,7 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 		return -EINVAL;
 	}
 	if (priv->hsplit && (!priv->frags || priv->hsplit < min_size ||
-			     priv->hsplit + priv->frags > priv->size ||
+			     priv->hsplit + priv->frags > priv->size_min ||
 			     priv->size - priv->hsplit - (priv->size - priv->hsplit) / priv->frags *
 			     (priv->frags - 1) > PAGE_SIZE)) {
 		snprintf(err, errlen,
@@ -778,8 +1001,9 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 			 priv->size);
 		return -EINVAL;
 	}
-	if (priv->frags && priv->size < ETH_HLEN + 40 + priv->frags + 1) {
-		snprintf(err, errlen, "gen: size %u too small for %u frags", priv->size, priv->frags);
+	if (priv->frags && priv->size_min < ETH_HLEN + 40 + priv->frags + 1) {
+		snprintf(err, errlen, "gen: size %u too small for %u frags", priv->size_min,
+			 priv->frags);
 		return -EINVAL;
 	}
 	dev->mtu = priv->size > ETH_DATA_LEN + ETH_HLEN ? priv->size - ETH_HLEN : ETH_DATA_LEN;
@@ -808,6 +1032,10 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 		struct gen_queue *q = &priv->q[i];
 
 		q->dev = dev;
+		/* xorshift: any non-zero state; one stream per queue */
+		q->rnd = (priv->seed + i + 1) * 0x9e3779b97f4a7c15ULL;
+		if (!q->rnd)
+			q->rnd = 1;
 		q->pool = page_pool_create(&pp);
 		if (IS_ERR(q->pool)) {
 			ret = PTR_ERR(q->pool);
@@ -834,8 +1062,9 @@ out_unregister:
 const struct rtnl_link_ops gen_link_ops = {
 	.kind = "gen",
 	.priv_size = sizeof(struct gen_priv),
-	.usage = "[size N] [proto udp|udp6|tcp] [src A[-B]] [dst A[-B]] [sport P[-Q]] [dport P[-Q]] "
-		 "[frags N [hsplit H]] [count N] [rate PPS] [queues N] [dst_mac MAC] [src_mac MAC]",
+	.usage = "[size N|MIN-MAX] [proto udp|udp6|tcp] [src A[-B]] [dst A[-B]] [sport P[-Q]] "
+		 "[dport P[-Q]] [frags N [hsplit H]] [count N] [rate PPS] [queues N] [dst_mac MAC] "
+		 "[src_mac MAC] [malformed PCT] [seed N]",
 	.setup = gen_setup,
 	.newlink = gen_newlink,
 };

@@ -3,11 +3,15 @@
  * gen: the frames it makes (lengths, IPv4 header checksum, UDP/IPv6 and
  * TCP checksums, address and port ranges walked round robin, frags), its
  * count, and that it behaves as a NIC rx path: without a program every
- * frame is an skb for the stack, page-pool memory comes back.
+ * frame is an skb for the stack, page-pool memory comes back. Robustness
+ * traffic: `size MIN-MAX` frames with valid lengths and checksums,
+ * `malformed PCT` frames each damaged in the way its ethtool counter says,
+ * the same sequence for the same seed, runts dropped before XDP.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -163,6 +167,117 @@ START_TEST(frags_make_nonlinear_skbs)
 }
 END_TEST
 
+static u64 gen_stat(const char *dev, const char *name)
+{
+	char names[32][48];
+	u64 vals[32];
+	int n = uxdp_link_get_driver_stats(uxdp_link_ifindex(dev), names, (uint64_t *)vals, 32);
+
+	for (int i = 0; i < n && i < 32; i++)
+		if (!strcmp(names[i], name))
+			return vals[i];
+	ck_abort_msg("%s: no driver stat %s", dev, name);
+	return 0;
+}
+
+START_TEST(size_range)
+{
+	char *u4[] = { "size", "60-200", "seed", "9" };
+	char *t4[] = { "size", "54-300", "proto", "tcp" };
+	char *u6[] = { "size", "62-300", "proto", "udp6" };
+	unsigned int lens[MAX_SEEN], distinct = 0;
+	char why[256];
+
+	gen_run("gr", 4, u4, MAX_SEEN);
+	ck_assert_uint_eq(nr_seen, MAX_SEEN);
+	for (unsigned int i = 0; i < nr_seen; i++) {
+		struct iphdr *ip = (struct iphdr *)(PKT(i) + ETH_HLEN);
+		struct udphdr *uh = (struct udphdr *)(ip + 1);
+
+		lens[i] = seen_len[i];
+		distinct += i && lens[i] != lens[i - 1];
+		ck_assert_uint_ge(seen_len[i], 60);
+		ck_assert_uint_le(seen_len[i], 200);
+		ck_assert_uint_eq(ntohs(ip->tot_len), seen_len[i] - ETH_HLEN);
+		ck_assert_uint_eq(csum16(ip, 20, 0), 0xffff);
+		ck_assert_uint_eq(ntohs(uh->len), seen_len[i] - ETH_HLEN - 20);
+	}
+	ck_assert_uint_gt(distinct, MAX_SEEN / 2);
+	ck_assert_uint_eq(test_info("gr").rx_packets, MAX_SEEN);
+	uxdp_link_del_all();
+	/* the same seed: the same sizes */
+	gen_run("gr", 4, u4, MAX_SEEN);
+	for (unsigned int i = 0; i < nr_seen; i++)
+		ck_assert_uint_eq(seen_len[i], lens[i]);
+	uxdp_link_del_all();
+
+	gen_run("gt", 4, t4, 16);
+	ck_assert_uint_eq(nr_seen, 16);
+	for (unsigned int i = 0; i < nr_seen; i++) {
+		struct iphdr *ip = (struct iphdr *)(PKT(i) + ETH_HLEN);
+		unsigned int l4 = seen_len[i] - 34;
+
+		ck_assert_uint_eq(csum16(ip, 20, 0), 0xffff);
+		ck_assert_uint_eq(csum16(ip + 1, l4, csum16(&ip->saddr, 8, 0) + IPPROTO_TCP + l4),
+				  0xffff);
+	}
+	uxdp_link_del_all();
+
+	gen_run("g6", 4, u6, 16);
+	ck_assert_uint_eq(nr_seen, 16);
+	for (unsigned int i = 0; i < nr_seen; i++) {
+		struct ipv6hdr *ip6 = (struct ipv6hdr *)(PKT(i) + ETH_HLEN);
+		unsigned int l4 = ntohs(ip6->payload_len);
+
+		ck_assert_uint_eq(l4, seen_len[i] - 54);
+		ck_assert_uint_eq(csum16(ip6 + 1, l4, csum16(&ip6->saddr, 32, 0) + IPPROTO_UDP + l4),
+				  0xffff);
+	}
+	uxdp_link_del_all();
+	ck_assert_int_eq(skb_live_count(), 0);
+	ck_assert_msg(uxdp_mem_leak_check(why, sizeof(why)), "leak: %s", why);
+}
+END_TEST
+
+/* Every frame malformed: each captured frame is damaged as counted. */
+START_TEST(malformed_kinds)
+{
+	char *args[] = { "size", "60-1500", "malformed", "100", "seed", "3" };
+	unsigned int trunc = 0, hdr = 0, csum = 0, totlen = 0, n = 256;
+	char why[256];
+
+	gen_run("gm", 6, args, n);
+	for (unsigned int i = 0; i < nr_seen; i++) {
+		struct iphdr *ip = (struct iphdr *)(PKT(i) + ETH_HLEN);
+
+		if (seen_len[i] < ETH_HLEN + 20)
+			trunc++;
+		else if (ip->version != 4 || ip->ihl < 5)
+			hdr++;
+		else if (csum16(ip, 20, 0) != 0xffff)
+			csum++;
+		else if (ntohs(ip->tot_len) > seen_len[i] - ETH_HLEN)
+			totlen++;
+		else
+			ck_abort_msg("frame %u (%u B) is not malformed", i, seen_len[i]);
+	}
+	/* MAX_SEEN frames captured, the rest counted only */
+	ck_assert_uint_eq(nr_seen, MAX_SEEN);
+	ck_assert_uint_le(trunc, gen_stat("gm", "malformed_trunc"));
+	ck_assert_uint_le(hdr, gen_stat("gm", "malformed_hdr"));
+	ck_assert_uint_le(csum, gen_stat("gm", "malformed_csum"));
+	ck_assert_uint_le(totlen, gen_stat("gm", "malformed_totlen"));
+	ck_assert_uint_gt(trunc * hdr * csum * totlen, 0);
+	ck_assert_uint_eq(gen_stat("gm", "malformed_runt") + gen_stat("gm", "malformed_trunc") +
+			  gen_stat("gm", "malformed_hdr") + gen_stat("gm", "malformed_csum") +
+			  gen_stat("gm", "malformed_totlen"), n);
+	ck_assert_uint_gt(gen_stat("gm", "malformed_runt"), 0);
+	uxdp_link_del_all();
+	ck_assert_int_eq(skb_live_count(), 0);
+	ck_assert_msg(uxdp_mem_leak_check(why, sizeof(why)), "leak: %s", why);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	char err[256];
@@ -171,6 +286,10 @@ START_TEST(bad_arguments)
 	char *a3[] = { "src", "198.18.0.9-198.18.0.1" };
 	char *a4[] = { "size", "5000" };
 	char *a5[] = { "proto", "udp6", "src", "198.18.0.1" };
+	char *a6[] = { "size", "100-60" };
+	char *a7[] = { "malformed", "100.5" };
+	char *a8[] = { "malformed", "1", "proto", "udp6" };
+	char *a9[] = { "size", "30-100" };
 
 	ck_assert_int_eq(uxdp_link_add("b", "gen", 2, a1, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "below"), "%s", err);
@@ -179,6 +298,14 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(uxdp_link_add("b", "gen", 2, a4, err, sizeof(err)), -EINVAL);
 	ck_assert_msg(strstr(err, "frags"), "%s", err);
 	ck_assert_int_eq(uxdp_link_add("b", "gen", 4, a5, err, sizeof(err)), -EINVAL);
+	ck_assert_int_eq(uxdp_link_add("b", "gen", 2, a6, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "size range"), "%s", err);
+	ck_assert_int_eq(uxdp_link_add("b", "gen", 2, a7, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "percentage"), "%s", err);
+	ck_assert_int_eq(uxdp_link_add("b", "gen", 4, a8, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "IPv4"), "%s", err);
+	ck_assert_int_eq(uxdp_link_add("b", "gen", 2, a9, err, sizeof(err)), -EINVAL);
+	ck_assert_msg(strstr(err, "below"), "%s", err);
 	ck_assert_int_eq(uxdp_link_add("b", "nope", 0, NULL, err, sizeof(err)), -EOPNOTSUPP);
 	ck_assert_int_eq(uxdp_link_ifindex("b"), -ENODEV);
 }
@@ -193,6 +320,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, udp6_checksum);
 	tcase_add_test(tc, tcp_checksum);
 	tcase_add_test(tc, frags_make_nonlinear_skbs);
+	tcase_add_test(tc, size_range);
+	tcase_add_test(tc, malformed_kinds);
 	tcase_add_test(tc, bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;
