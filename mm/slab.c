@@ -37,6 +37,8 @@
 #include <linux/slab.h>
 #include <linux/smp.h>
 
+#include <uxdp/uxdp.h>
+
 #define SLAB_MAG_SIZE	64
 #define SLAB_BATCH	32
 
@@ -444,4 +446,9 @@ bool uxdp_mem_leak_check(char *why, size_t len)
 			snprintf(why + off, len - off, "pages: %ld in use", pages);
 	}
 	return ok;
+}
+
+int uxdp_mem_check(char *why, size_t len)
+{
+	return uxdp_mem_leak_check(why, len) ? 0 : -EBUSY;
 }

@@ -7,6 +7,7 @@
 #define _UXDP_UXDP_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #define UXDP_API __attribute__((visibility("default")))
 
@@ -30,5 +31,14 @@ UXDP_API uxdp_print_fn_t uxdp_set_print(uxdp_print_fn_t fn);
  * uxdp_version() - library version string, e.g. "0.1.0"
  */
 UXDP_API const char *uxdp_version(void);
+
+/**
+ * uxdp_mem_check() - are all datapath objects (slab) and pages back?
+ * Meaningful once every device and object is gone (`uxdp run` ends so;
+ * UXDP_LEAK_CHECK=1 makes it check).
+ *
+ * Return: 0, or -EBUSY with @why naming what is still in use.
+ */
+UXDP_API int uxdp_mem_check(char *why, size_t len);
 
 #endif

@@ -127,6 +127,13 @@ UXDP_API int uxdp_link_get_drops(int ifindex, struct uxdp_link_drop *drops, int 
  * Return: how many the driver has (fills up to @max), or -ENODEV.
  */
 UXDP_API int uxdp_link_get_driver_stats(int ifindex, char (*names)[48], uint64_t *values, int max);
+/**
+ * uxdp_skb_drops_get() - skbs freed with a drop reason (kfree_skb_reason,
+ * the skb:kfree_skb tracepoint's counts) since start, summed over CPUs:
+ * @names[i] is the reason ("IP_INHDR"), @counts[i] its count. Not zeroed
+ * by uxdp_link_stats_reset(). Return: how many reasons (fills up to @max).
+ */
+UXDP_API int uxdp_skb_drops_get(const char **names, uint64_t *counts, int max);
 /** uxdp_link_stats_reset() - zero the software counters of every device. */
 UXDP_API void uxdp_link_stats_reset(void);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Drop reason names and per-CPU counters (see <net/dropreason.h>).
+ * Drop reason names and per-CPU counters (see <net/dropreason.h>), and
+ * their public read-out (uxdp_skb_drops_get(), <uxdp/uxdp_link.h>).
  *
  * Kernel: net/core/skbuff.c drop_reasons[], the skb:kfree_skb tracepoint
  * Differs: the counters stand in for the tracepoint + drop_monitor.
@@ -10,6 +11,8 @@
 #include <linux/compiler.h>
 #include <linux/smp.h>
 #include <net/dropreason.h>
+
+#include <uxdp/uxdp_link.h>
 
 #define __SKB_DROP_REASON_NAME(name)	[SKB_DROP_REASON_##name] = #name,
 
@@ -60,4 +63,18 @@ void skb_drop_reason_counts(u64 *counts)
 void skb_drop_reason_reset(void)
 {
 	memset(drop_counters, 0, sizeof(drop_counters));
+}
+
+int uxdp_skb_drops_get(const char **names, uint64_t *counts, int max)
+{
+	int n = 0;
+
+	for (int r = 0; r < SKB_DROP_REASON_MAX; r++) {
+		if (n < max) {
+			names[n] = drop_reasons[r];
+			counts[n] = skb_drop_reason_count(r);
+		}
+		n++;
+	}
+	return n;
 }

@@ -117,6 +117,11 @@ int uxdp_link_del(const char *name)
 void uxdp_link_del_all(void)
 {
 	netdev_unregister_all();
+	/*
+	 * No device is left to use the per-CPU system page pools of generic
+	 * XDP (the kernel keeps them for its lifetime): give their pages back.
+	 */
+	xdp_generic_cleanup();
 }
 
 int uxdp_link_ifindex(const char *name)

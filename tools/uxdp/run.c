@@ -14,7 +14,11 @@
  * With -j nothing is printed until the end: one JSON document holds the
  * last run's fields at the top level (duration_s, devices, ...) and every
  * run in "runs" (design.md §6). A script with several labelled runs ends
- * with a summary table of the measured device's rate per label.
+ * with a summary table of the measured device's rate per label. For the
+ * soak test each run's JSON also holds the process's resident set at its
+ * start and end (rss_kb, VmRSS), the skbs freed per drop reason during the
+ * run (skb_drops; the stack's drops are counted only there) and each
+ * device's driver counters (driver_stats, ethtool -S names).
  *
  * Kernel: none (xdp-bench and ip -s link show are the models)
  */
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <uxdp.h>
 #include <uxdp_bpf.h>
 #include <uxdp_link.h>
 
@@ -34,6 +39,7 @@
 #define RUN_MAX			64
 #define MAP_SNAP_MAX		4096
 #define DRIVER_STATS_MAX	256
+#define SKB_DROPS_MAX		128
 
 struct map_snap {
 	uint32_t map_id;
@@ -151,7 +157,57 @@ static void maps_snapshot(bool after)
 	}
 }
 
+/* ---- process and stack figures -------------------------------------------- */
+
+/* VmRSS of this process in KiB (0 where /proc is not readable). */
+static uint64_t rss_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	unsigned long long kb = 0;
+	char line[128];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* skb_drops: the non-zero per-reason deltas since @before. */
+static void print_skb_drops(FILE *j, const uint64_t *before)
+{
+	const char *names[SKB_DROPS_MAX];
+	uint64_t now[SKB_DROPS_MAX];
+	int n = uxdp_skb_drops_get(names, now, SKB_DROPS_MAX);
+	bool first = true;
+
+	fprintf(j, ",\"skb_drops\":{");
+	for (int r = 0; r < n && r < SKB_DROPS_MAX; r++) {
+		if (now[r] == before[r])
+			continue;
+		fprintf(j, "%s\"%s\":%" PRIu64, first ? "" : ",", names[r], now[r] - before[r]);
+		first = false;
+	}
+	fprintf(j, "}");
+}
+
 /* ---- output --------------------------------------------------------------- */
+
+static void print_driver_stats(FILE *j, int ifindex)
+{
+	char names[DRIVER_STATS_MAX][48];
+	uint64_t vals[DRIVER_STATS_MAX];
+	int n = uxdp_link_get_driver_stats(ifindex, names, vals, DRIVER_STATS_MAX);
+
+	if (n <= 0)
+		return;
+	fprintf(j, ",\"driver_stats\":{");
+	for (int k = 0; k < n && k < DRIVER_STATS_MAX; k++)
+		fprintf(j, "%s\"%s\":%" PRIu64, k ? "," : "", names[k], vals[k]);
+	fprintf(j, "}");
+}
 
 static void print_devices(FILE *j, int only, double secs)
 {
@@ -185,12 +241,14 @@ static void print_devices(FILE *j, int only, double secs)
 			   ",\"xdp\":{\"aborted\":%" PRIu64 ",\"drop\":%" PRIu64 ",\"pass\":%" PRIu64
 			   ",\"tx\":%" PRIu64 ",\"redirect\":%" PRIu64 ",\"invalid\":%" PRIu64 "}"
 			   ",\"devmap_xmit\":{\"sent\":%" PRIu64 ",\"drops\":%" PRIu64 "}"
-			   ",\"drops_total\":%" PRIu64 "}",
+			   ",\"drops_total\":%" PRIu64,
 			li.ifindex, li.kind, li.rx_packets, li.rx_bytes, li.tx_packets, li.tx_bytes,
 			li.rx_dropped, li.tx_dropped, li.rx_nohandler, li.rx_otherhost_dropped,
 			secs > 0 ? li.rx_packets / secs : 0, secs > 0 ? li.tx_packets / secs : 0,
 			li.xdp_aborted, li.xdp_drop, li.xdp_pass, li.xdp_tx, li.xdp_redirect,
 			li.xdp_invalid, li.devmap_xmit_sent, li.devmap_xmit_drops, li.drops_total);
+		print_driver_stats(j, i);
+		fprintf(j, "}");
 	}
 	fprintf(j, "}");
 }
@@ -345,7 +403,8 @@ static bool progress_cb(void *ctx, uint64_t elapsed_ns)
 static int cmd_run(int argc, char **argv)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1 };
-	const char *label = NULL, *measure = NULL;
+	const char *label = NULL, *measure = NULL, *drop_names[SKB_DROPS_MAX];
+	uint64_t drops_before[SKB_DROPS_MAX], rss_start, rss_end;
 	bool latency = false;
 	char *buf = NULL;
 	size_t len = 0;
@@ -416,6 +475,9 @@ static int cmd_run(int argc, char **argv)
 	}
 	uxdp_link_stats_reset();
 	maps_snapshot(false);
+	memset(drops_before, 0, sizeof(drops_before));
+	uxdp_skb_drops_get(drop_names, drops_before, SKB_DROPS_MAX);
+	rss_start = rss_kb();
 	if (latency && uxdp_xdpgeneric_latency(true)) {
 		script_err("latency: out of memory");
 		return 1;
@@ -432,6 +494,7 @@ static int cmd_run(int argc, char **argv)
 		script_err("run failed: %s", strerror(-ret));
 		return 1;
 	}
+	rss_end = rss_kb();
 	maps_snapshot(true);
 	secs = ns / 1e9;
 	last_duration_s = secs;
@@ -447,6 +510,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(j, ",\"label\":");
 		json_str(j, label);
 	}
+	fprintf(j, ",\"rss_kb\":{\"start\":%" PRIu64 ",\"end\":%" PRIu64 "}", rss_start, rss_end);
+	print_skb_drops(j, drops_before);
 	fprintf(j, ",\"devices\":");
 	print_devices(j, 0, secs);
 	if (latency)
@@ -607,6 +672,21 @@ out:
 		runs[i].json = NULL;
 	}
 	nr_runs = 0;
+}
+
+/*
+ * UXDP_LEAK_CHECK=1: after a script (devices deleted, objects closed)
+ * every slab object and page must be back; 1 and a message if not.
+ */
+int run_leak_check(void)
+{
+	const char *env = getenv("UXDP_LEAK_CHECK");
+	char why[512];
+
+	if (!env || !*env || !strcmp(env, "0") || !uxdp_mem_check(why, sizeof(why)))
+		return 0;
+	fprintf(stderr, "uxdp: datapath memory still in use after the script: %s\n", why);
+	return 1;
 }
 
 const struct script_cmd run_cmds[] = {

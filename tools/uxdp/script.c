@@ -173,7 +173,7 @@ static int run_script(const char *path, bool interactive)
 	if (f != stdin)
 		fclose(f);
 	free(dup);
-	return ret;
+	return ret ? ret : run_leak_check();
 }
 
 int do_run_script(int argc, char **argv)

@@ -48,5 +48,7 @@ struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name);
 void run_output_begin(void);
 /* Print the JSON document (-j) or the summary table if @print; free the runs. */
 void run_output_end(bool print);
+/* UXDP_LEAK_CHECK=1: 1 and a message if datapath memory is still in use. */
+int run_leak_check(void);
 
 #endif
