@@ -745,7 +745,7 @@ static void afp_setup(struct net_device *dev)
  * fanout. @err says what failed and what to do.
  */
 static int afp_queue_open(struct net_device *dev, struct afp_queue *q, unsigned int idx,
-			  int *fanout_id, char *err, size_t errlen)
+			  unsigned int nr, int *fanout_id, char *err, size_t errlen)
 {
 	struct afp_priv *priv = netdev_priv(dev);
 	struct tpacket_req3 rx = {
@@ -818,7 +818,7 @@ static int afp_queue_open(struct net_device *dev, struct afp_queue *q, unsigned 
 	what = "PACKET_ADD_MEMBERSHIP PACKET_MR_PROMISC";
 	if (setsockopt(q->fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)))
 		goto out_sockopt;
-	if (priv->nr_queues > 1) {
+	if (nr > 1) {
 		/* The first queue creates the group with a kernel-chosen id; the others join it. */
 		int arg = idx ? (*fanout_id | priv->fanout << 16) :
 			  (priv->fanout | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
@@ -1018,7 +1018,7 @@ static int afp_newlink(struct net_device *dev, int argc, char **argv, char *err,
 		xdp_rxq_info_reg(&q->xdp_rxq, dev, i, 0);
 		xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
 		priv->nr_queues = i + 1;
-		ret = afp_queue_open(dev, q, i, &fanout_id, err, errlen);
+		ret = afp_queue_open(dev, q, i, cfg.queues, &fanout_id, err, errlen);
 		if (ret)
 			goto out_queues;
 		q->nfd.napi = &q->napi;

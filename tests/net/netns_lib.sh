@@ -25,16 +25,19 @@
 #                             returns its exit status (124 on timeout)
 #   nl_wait_for SECS CMD...   retry CMD every 0.1 s until it succeeds; 1 on timeout
 #   nl_packet_sockets NS      number of AF_PACKET sockets open in NS
+#   nl_listening NS t|u PORT  a TCP (t) or UDP (u) socket is bound to PORT in NS
 #   nl_link_stat NS IF PATH   a counter of `ip -j -s link`, e.g. rx.packets
 #   nl_snap NS IF             "rx_packets tx_packets" of a kernel interface
 #   nl_uxdp_conservation JSON DEV...
 #                             every DEV of `uxdp -j run` output gave each received
 #                             frame one XDP verdict (when a program ran), and
 #                             nothing is unaccounted for: fails with the JSON
-#   nl_wire_check JSON DEV NS IF BEFORE
+#   nl_wire_check JSON DEV NS IF BEFORE [AFTER]
 #                             uxdp device DEV and kernel interface IF at the other
 #                             end of its wire agree exactly: DEV rx == IF tx and
-#                             DEV tx == IF rx since BEFORE (an nl_snap output)
+#                             DEV tx == IF rx between BEFORE and AFTER (nl_snap
+#                             outputs; AFTER defaults to now, give it for an
+#                             interface that goes away with uxdp, as a tap)
 #
 # Router topology (nl_router_topology), addresses from 198.18.0.0/15 only:
 #   ns $NL_NS_A: $NL_IF_A 198.18.0.2/24, default via 198.18.0.1
@@ -176,6 +179,10 @@ nl_packet_sockets() {
 	ip netns exec "$1" cat /proc/net/packet | tail -n +2 | wc -l
 }
 
+nl_listening() {
+	[ -n "$(ip netns exec "$1" ss -H -ln -"$2" "sport = :$3")" ]
+}
+
 nl_link_stat() {
 	ip -n "$1" -j -s link show "$2" | jq -r ".[0].stats64.$3"
 }
@@ -196,8 +203,8 @@ nl_uxdp_conservation() {
 }
 
 nl_wire_check() {
-	local json=$1 dev=$2 ns=$3 ifname=$4 before=$5 after rx0 tx0 rx1 tx1 urx utx
-	after=$(nl_snap "$ns" "$ifname")
+	local json=$1 dev=$2 ns=$3 ifname=$4 before=$5 after=${6:-} rx0 tx0 rx1 tx1 urx utx
+	[ -n "$after" ] || after=$(nl_snap "$ns" "$ifname")
 	read -r rx0 tx0 <<<"$before"
 	read -r rx1 tx1 <<<"$after"
 	urx=$(jq -r --arg d "$dev" '.devices[$d].rx_packets' "$json")
