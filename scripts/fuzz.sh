@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(bpf object pkt skb script)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(bpf object pkt skb script dsa pcap)
 B=${UXDP_FUZZ_BUILD:-build-fuzz}
 
 bash scripts/deps.sh
