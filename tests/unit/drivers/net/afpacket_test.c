@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * afpacket: its arguments and the errors a user meets (missing interface,
+ * namespace, interface down), then, as root in a private network namespace
+ * of the forked test (unshare, gone with the process), the datapath on a
+ * real veth: a frame injected at the veth's far end comes through the rx
+ * ring into XDP, XDP_TX sends it back out of the tx ring, and it arrives
+ * at the far end byte for byte -- a VLAN tag the kernel took out of the
+ * frame included.
+ */
+#include <net/if.h>
+#include <arpa/inet.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/if_packet.h>
+
+#include "engine_test_util.h"
+#include "uxdp_test.h"
+
+static int add(const char *name, const char *args, char *err, size_t errlen)
+{
+	char buf[256], *argv[16];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	err[0] = 0;
+	return uxdp_link_add(name, "afpacket", argc, argv, err, errlen);
+}
+
+#define ck_assert_err(args, ret, text)						\
+	do {									\
+		char _e[256];							\
+		int _r = add("p0", args, _e, sizeof(_e));			\
+		ck_assert_msg(_r == (ret), "'%s': %d (%s)", args, _r, _e);	\
+		ck_assert_msg(strstr(_e, text), "'%s': message '%s' lacks '%s'", args, _e, text); \
+		ck_assert_int_lt(uxdp_link_ifindex("p0"), 0);		\
+	} while (0)
+
+START_TEST(bad_arguments)
+{
+	ck_assert_err("", -EINVAL, "'dev IFNAME' is required");
+	ck_assert_err("queues 2", -EINVAL, "'dev IFNAME' is required");
+	ck_assert_err("dev", -EINVAL, "'dev' needs a value");
+	ck_assert_err("dev x speed 10", -EINVAL, "unknown argument 'speed'");
+	ck_assert_err("dev x queues 0", -EINVAL, "queues '0' out of range (1..16)");
+	ck_assert_err("dev x queues 17", -EINVAL, "queues '17' out of range");
+	ck_assert_err("dev x queues two", -EINVAL, "queues 'two' out of range");
+	ck_assert_err("dev x queues -1", -EINVAL, "queues '-1' out of range");
+	ck_assert_err("dev x fanout spray", -EINVAL, "fanout 'spray' unknown (hash, lb");
+	ck_assert_err("dev abcdefghijklmnopq", -EINVAL, "not a valid interface name");
+	ck_assert_err("dev x netns a/b", -EINVAL, "not a valid namespace name");
+}
+END_TEST
+
+START_TEST(kernel_errors)
+{
+	ck_assert_err("dev uxpnosuch0", -ENODEV,
+		      "p0: no interface 'uxpnosuch0' in this network namespace");
+	ck_assert_err("dev uxpnosuch0", -ENODEV, "ip netns exec NS uxdp");
+	if (geteuid() == 0)
+		ck_assert_err("dev lo netns uxp-no-such-ns", -ENOENT,
+			      "p0: cannot enter network namespace 'uxp-no-such-ns'");
+}
+END_TEST
+
+/* A private namespace with a veth pair uxpu0 (uxdp's) ─ uxpu1 (ours). */
+static bool private_veth(void)
+{
+	if (geteuid() != 0 || unshare(CLONE_NEWNET)) {
+		fprintf(stderr, "afpacket_test: not root or no unshare(CLONE_NEWNET): datapath test skipped\n");
+		return false;
+	}
+	/* No IPv6: its DAD/RS/MLD frames would reach uxdp too. */
+	ck_assert_int_eq(system("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
+				"net.ipv6.conf.default.disable_ipv6=1 && "
+				"ip link add uxpu0 type veth peer name uxpu1 && "
+				"ip link set uxpu0 up && ip link set uxpu1 up && "
+				"ip link add uxpu2 type veth peer name uxpu3"), 0);
+	return true;
+}
+
+START_TEST(interface_down)
+{
+	if (!private_veth())
+		return;
+	ck_assert_err("dev uxpu2", -ENETDOWN, "p0: interface 'uxpu2' is down: ip link set uxpu2 up");
+}
+END_TEST
+
+static int raw_socket(const char *ifname)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = if_nametoindex(ifname),
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(ETH_P_ALL));
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
+	return fd;
+}
+
+static void xdp_tx_roundtrip(bool vlan)
+{
+	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1, .duration_ns = 300000000ULL };
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+	unsigned char frame[128], back[256];
+	struct test_prog p;
+	char err[256];
+	uint64_t ns;
+	ssize_t n = -1;
+	int fd;
+
+	if (!private_veth())
+		return;
+	ck_assert_msg(add("p0", "dev uxpu0", err, sizeof(err)) > 0, "%s", err);
+	p = test_prog_load("xdp_action", XDP_TX);
+	test_attach("p0", &p);
+	fd = raw_socket("uxpu1");
+	/* 02:..:01 -> 02:..:02, [802.1Q 100,] IPv4 ethertype, a recognisable payload */
+	memset(frame, 0, sizeof(frame));
+	memcpy(frame, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02", 12);
+	if (vlan)
+		memcpy(frame + 12, "\x81\x00\x00\x64\x08\x00", 6);
+	else
+		memcpy(frame + 12, "\x08\x00", 2);
+	for (unsigned int i = 20; i < sizeof(frame); i++)
+		frame[i] = (unsigned char)i;
+	ck_assert_int_eq(send(fd, frame, sizeof(frame), 0), (ssize_t)sizeof(frame));
+	ck_assert_int_eq(uxdp_run(&o, &ns), 0);
+	/* Our own send shows as outgoing on uxpu1 first: take the incoming one. */
+	for (int tries = 0; tries < 100; tries++) {
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+
+		n = recvfrom(fd, back, sizeof(back), 0, (struct sockaddr *)&from, &fl);
+		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
+			break;
+		if (n < 0)
+			usleep(10000);
+	}
+	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("p0"), &li), 0);
+	ck_assert_int_eq(li.rx_packets, 1);
+	ck_assert_int_eq(li.xdp_tx, 1);
+	ck_assert_int_eq(li.tx_packets, 1);
+	/* The kernel delivers the tag as metadata to a plain socket too: compare without it. */
+	ck_assert_int_eq(n, sizeof(frame) - (vlan ? 4 : 0));
+	ck_assert_int_eq(memcmp(back, frame, 12), 0);
+	ck_assert_int_eq(memcmp(back + 12, frame + 12 + (vlan ? 4 : 0), n - 12), 0);
+	if (vlan) {
+		char names[32][48];
+		uint64_t vals[32];
+		int k, cnt = uxdp_link_get_driver_stats(uxdp_link_ifindex("p0"), names, vals, 32);
+
+		for (k = 0; k < cnt && strcmp(names[k], "rx_vlan_restored"); k++)
+			;
+		ck_assert_int_lt(k, cnt);
+		ck_assert_int_eq(vals[k], 1);
+	}
+	close(fd);
+	uxdp_link_del_all();
+}
+
+START_TEST(xdp_tx_through_rings)
+{
+	xdp_tx_roundtrip(false);
+}
+END_TEST
+
+START_TEST(xdp_tx_vlan_restored)
+{
+	xdp_tx_roundtrip(true);
+}
+END_TEST
+
+Suite *uxdp_test_suite(void)
+{
+	Suite *s = suite_create("drivers/net/afpacket");
+	TCase *tc = tcase_create("afpacket");
+
+	tcase_add_test(tc, bad_arguments);
+	tcase_add_test(tc, kernel_errors);
+	tcase_add_test(tc, interface_down);
+	tcase_add_test(tc, xdp_tx_through_rings);
+	tcase_add_test(tc, xdp_tx_vlan_restored);
+	suite_add_tcase(s, tc);
+	return s;
+}
