@@ -16,6 +16,7 @@ PACKAGES=(
 	bpftool iproute2 jq xxd                        # kernel oracle, netns tests, JSON and hex in tests
 	tshark                                         # checks captured frames in tests
 	valgrind                                       # instruction counts (callgrind)
+	socat ethtool iputils-ping                     # real-interface router tests (tests/net/router_*.sh)
 	python3                                        # AF_PACKET inject/capture in the generic-XDP kernel oracle test
 	libxml2-utils                                  # xmllint: lab report SVGs are checked by parsing
 )

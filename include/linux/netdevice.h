@@ -128,7 +128,11 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 	FN(RX_RUNT, "frames dropped on receive: shorter than an Ethernet header (14 B)") \
 	FN(RX_OVERSIZED, "frames dropped on receive: longer than the device takes (65535 B)") \
 	FN(RX_TRUNCATED, "capture records dropped: captured shorter than on the wire (snaplen)") \
-	FN(RX_BAD_RECORD, "capture records dropped: unreadable record (a read error ends the pass over the file)")
+	FN(RX_BAD_RECORD, "capture records dropped: unreadable record (a read error ends the pass over the file)") \
+	FN(XSK_TX_FULL, "frames dropped: AF_XDP tx ring full (the kernel did not complete earlier frames in time)") \
+	FN(XSK_IF_GONE, "frames dropped: the AF_XDP interface was removed")	\
+	FN(XSK_RX_LEN, "received frames dropped: longer than a page-pool page takes (or shorter than an Ethernet header)") \
+	FN(XSK_RX_NOMEM, "received frames dropped: no page-pool page to copy the AF_XDP frame into")
 
 #define __NETDEV_DROP_ENUM(name, text)	NETDEV_DROP_##name,
 enum netdev_drop_reason {

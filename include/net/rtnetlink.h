@@ -18,7 +18,8 @@
 	FN(dsa_switch)		\
 	FN(afpacket)		\
 	FN(tap)		\
-	FN(pcap)
+	FN(pcap)		\
+	FN(afxdp)
 
 #define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
 RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)

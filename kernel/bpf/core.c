@@ -1115,7 +1115,7 @@ u64 bpf_prog_run_interp(const struct bpf_prog *prog, const struct xdp_buff *xdp,
  * The kernel's net.core.bpf_jit_enable. -1: not read yet; the environment's
  * UXDP_BPF_JIT=0|1 decides on first use, else BPF_JIT_DEFAULT.
  */
-#define BPF_JIT_DEFAULT	0
+#define BPF_JIT_DEFAULT	1
 int bpf_jit_enable = -1;
 
 bool bpf_jit_enabled(void)

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# uxdp as an IPv4 router on AF_XDP (issue 7):
+#   ns A 198.18.0.2/24 ─veth─ [ns R: uxdp, xa = afxdp on the A side, xb = afxdp
+#   (or afpacket: VARIANT mixed) on the B side, 198.18.0.1/24 and 198.19.0.1/24,
+#   ip_forward=1] ─veth─ ns B 198.19.0.2/24
+# Checks: ping A → B; a 4 MiB TCP transfer arrives byte-exact; an XDP program
+# on xa drops UDP port 9999 and none of those datagrams reach B while all of
+# port 9998's do; every frame xa/xb received got one XDP verdict, and each
+# uxdp device agrees exactly with the kernel interface at the other end of its
+# wire (rx == peer's tx, tx == peer's rx); after uxdp exits no XDP program is
+# left on R's interfaces.
+# Usage: router_afxdp.sh UXDP PROGS_DIR [VARIANT]
+#   VARIANT: default (built-in kernel program), obj (examples/progs/xsk_redirect.o),
+#            libxdp (libxdp's program), mixed (B side afpacket)
+# Skips (77) without root, namespaces or AF_XDP.
+set -u
+UXDP=$1
+PROGS=$2
+VARIANT=${3:-default}
+. "$(dirname "$0")/netns_lib.sh"
+
+nl_init uxx
+nl_require_netns
+nl_require_cmd socat ethtool python3
+# AF_XDP permitted? socket(AF_XDP) answers without any interface.
+python3 -c 'import socket; socket.socket(44, socket.SOCK_RAW).close()' 2>/dev/null ||
+	nl_skip "AF_XDP sockets are not available or not permitted here"
+[ "$VARIANT" = mixed ] && ! "$UXDP" run - <<<"link help" 2>&1 | grep -q afpacket &&
+	nl_skip "this uxdp has no afpacket kind yet"
+
+RUN_S=${UXDP_TEST_RUN_S:-14}
+nl_router_topology
+T=$NL_TMP
+
+case $VARIANT in
+default) XA="link add xa type afxdp dev $NL_IF_R0 mode copy"
+	 XB="link add xb type afxdp dev $NL_IF_R1" ;;
+obj)	 XA="link add xa type afxdp dev $NL_IF_R0 prog $PROGS/xsk_redirect.o"
+	 XB="link add xb type afxdp dev $NL_IF_R1 prog $PROGS/xsk_redirect.o" ;;
+libxdp)	 XA="link add xa type afxdp dev $NL_IF_R0 prog libxdp"
+	 XB="link add xb type afxdp dev $NL_IF_R1 prog libxdp" ;;
+mixed)	 XA="link add xa type afxdp dev $NL_IF_R0"
+	 XB="link add xb type afpacket dev $NL_IF_R1" ;;
+*)	 nl_fail "unknown variant $VARIANT" ;;
+esac
+
+cat >"$T/router.uxdp" <<EOF
+$XA
+$XB
+link set dev xa xdp obj $PROGS/xdp_udp_port_drop.o
+map update xdp_udp_port_drop:cfg key 00000000 value 0f270000
+addr add 198.18.0.1/24 dev xa
+addr add 198.19.0.1/24 dev xb
+neigh add 198.18.0.2 lladdr $NL_MAC_A dev xa
+neigh add 198.19.0.2 lladdr $NL_MAC_B dev xb
+sysctl net.ipv4.ip_forward=1
+run ${RUN_S}s
+stats drops
+EOF
+
+# Hosts know the router's MACs (the interfaces' own: uxdp's devices take them).
+ip -n "$NL_NS_A" neigh add 198.18.0.1 lladdr "$NL_MAC_R0" dev "$NL_IF_A"
+ip -n "$NL_NS_B" neigh add 198.19.0.1 lladdr "$NL_MAC_R1" dev "$NL_IF_B"
+
+snap_a=$(nl_snap "$NL_NS_A" "$NL_IF_A")
+snap_b=$(nl_snap "$NL_NS_B" "$NL_IF_B")
+nl_bg "$NL_NS_R" "$T/run.json" "$UXDP" -j run "$T/router.uxdp"
+UPID=$NL_BG_PID
+
+# Ready when the kernel program sits on both of R's interfaces (or uxdp died).
+xdp_on() { ip -n "$NL_NS_R" -j link show "$1" | jq -e '.[0].xdp != null' >/dev/null; }
+ready() { kill -0 "$UPID" 2>/dev/null || return 0; xdp_on "$NL_IF_R0" &&
+	{ [ "$VARIANT" = mixed ] || xdp_on "$NL_IF_R1"; }; }
+nl_wait_for 10 ready || nl_fail "uxdp did not attach within 10 s: $(cat "$T/run.json.err")"
+kill -0 "$UPID" 2>/dev/null || nl_fail "uxdp exited early: $(cat "$T/run.json.err" "$T/run.json")"
+sleep 0.5
+
+# ping through the router
+ip netns exec "$NL_NS_A" ping -q -c 3 -i 0.2 -W 2 198.19.0.2 >"$T/ping" 2>&1 ||
+	nl_fail "ping A -> B through uxdp: $(cat "$T/ping")"
+
+# UDP: port 9998 passes, port 9999 is dropped by the XDP program on xa
+nl_bg "$NL_NS_B" "$T/udp9998" socat -u UDP-RECV:9998 -
+nl_bg "$NL_NS_B" "$T/udp9999" socat -u UDP-RECV:9999 -
+sleep 0.3
+ip netns exec "$NL_NS_A" bash -c '
+	exec 3>/dev/udp/198.19.0.2/9998 4>/dev/udp/198.19.0.2/9999
+	for i in $(seq 1 50); do
+		printf "pass %02d\n" "$i" >&3
+		printf "drop %02d\n" "$i" >&4
+		sleep 0.002
+	done' || nl_fail "sending UDP from A"
+
+# TCP: 4 MiB byte-exact
+head -c 4194304 /dev/urandom >"$T/send"
+nl_bg "$NL_NS_B" "$T/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$T/recv",creat,trunc
+TCP_PID=$NL_BG_PID
+listening() { [ -n "$(ip netns exec "$NL_NS_B" ss -ltnH 'sport = :5001')" ]; }
+nl_wait_for 5 listening || nl_fail "socat did not listen in B"
+timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$T/send" TCP:198.19.0.2:5001,connect-timeout=5 \
+	2>"$T/tcp.err" || nl_fail "TCP transfer A -> B through uxdp: $(cat "$T/tcp.err")"
+nl_wait_pid "$TCP_PID" 10 || nl_fail "TCP receiver in B did not finish: $(cat "$T/tcp.out.err")"
+cmp -s "$T/send" "$T/recv" || nl_fail "TCP transfer: $(stat -c %s "$T/recv") of 4194304 bytes, or different bytes"
+
+nl_wait_pid "$UPID" $((RUN_S + 20))
+rc=$?
+[ $rc -eq 0 ] || nl_fail "uxdp exit status $rc: $(cat "$T/run.json.err")"
+J=$T/run.json
+
+[ "$(sort -u "$T/udp9998" | wc -l)" -eq 50 ] || nl_fail "port 9998: $(wc -l <"$T/udp9998") of 50 datagrams arrived"
+[ ! -s "$T/udp9999" ] || nl_fail "port 9999: $(wc -l <"$T/udp9999") datagrams arrived despite XDP_DROP"
+jq -e '.devices.xa.xdp.drop == 50' "$J" >/dev/null ||
+	nl_fail "xa: expected 50 XDP_DROP verdicts: $(jq -c .devices.xa "$J")"
+jq -e '[.drops.xa[]? | select(.reason == "XDP_DROP") | .count] == [50]' "$J" >/dev/null ||
+	nl_fail "xa: drop reasons: $(jq -c .drops "$J")"
+
+# conservation: verdicts per device, and each wire against the kernel's counters
+nl_uxdp_conservation "$J" xa xb
+nl_wire_check "$J" xa "$NL_NS_A" "$NL_IF_A" "$snap_a"
+nl_wire_check "$J" xb "$NL_NS_B" "$NL_IF_B" "$snap_b"
+# the router: what came in went out or was dropped with a reason
+jq -e '(.devices.xa.rx_packets + .devices.xb.rx_packets) ==
+	(.devices.xa.tx_packets + .devices.xb.tx_packets + .devices.xa.drops_total + .devices.xb.drops_total)' \
+	"$J" >/dev/null || nl_fail "router: received != sent + dropped: $(jq -c .devices "$J")"
+
+# shutdown: no XDP program left behind
+for ifc in "$NL_IF_R0" "$NL_IF_R1"; do
+	! xdp_on "$ifc" || nl_fail "$ifc still has an XDP program after uxdp exited: $(ip -n "$NL_NS_R" link show "$ifc")"
+done
+echo "PASS: router_afxdp ($VARIANT): ping, 4 MiB TCP byte-exact, UDP 9999 dropped (50), 9998 passed (50), wires conserved"
