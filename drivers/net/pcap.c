@@ -423,10 +423,14 @@ static const u8 *pcap_frame_bytes(struct pcap_priv *priv, const u8 *data, unsign
 
 	if (!nr_frags)
 		return data;
+	if (headlen > len)
+		return NULL;
 	memcpy(priv->tx_buf, data, headlen);
 	for (unsigned int i = 0; i < nr_frags; i++) {
 		const skb_frag_t *f = &sinfo->frags[i];
 
+		if (skb_frag_size(f) > len - off)
+			return NULL;
 		memcpy(priv->tx_buf + off, skb_frag_address(f), skb_frag_size(f));
 		off += skb_frag_size(f);
 	}
@@ -441,21 +445,26 @@ static void pcap_write_buff(struct net_device *dev, struct xdp_buff *xdp)
 	const struct skb_shared_info *sinfo = xdp_get_shared_info_from_buff(xdp);
 	unsigned int headlen = (u8 *)xdp->data_end - (u8 *)xdp->data;
 	unsigned int len = xdp_get_buff_len(xdp);
-	const u8 *bytes;
+	const u8 *bytes = NULL;
 
-	st->tx_packets++;
-	st->tx_bytes += len;
-	if (!priv->out)
-		return;
 	if (unlikely(len > PCAP_MAX_FRAME)) {
 		st->tx_dropped++;
 		return;
 	}
-	pthread_mutex_lock(&priv->tx_lock);
-	bytes = pcap_frame_bytes(priv, xdp->data, headlen, sinfo,
-				 xdp_buff_has_frags(xdp) ? sinfo->nr_frags : 0, len);
-	__pcap_write(priv, bytes, len, sinfo->hwtstamps.hwtstamp);
-	pthread_mutex_unlock(&priv->tx_lock);
+	if (priv->out) {
+		pthread_mutex_lock(&priv->tx_lock);
+		bytes = pcap_frame_bytes(priv, xdp->data, headlen, sinfo,
+					 xdp_buff_has_frags(xdp) ? sinfo->nr_frags : 0, len);
+		if (bytes)
+			__pcap_write(priv, bytes, len, sinfo->hwtstamps.hwtstamp);
+		pthread_mutex_unlock(&priv->tx_lock);
+		if (unlikely(!bytes)) {
+			st->tx_dropped++;
+			return;
+		}
+	}
+	st->tx_packets++;
+	st->tx_bytes += len;
 }
 
 static netdev_tx_t pcap_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -469,21 +478,21 @@ static netdev_tx_t pcap_xmit(struct sk_buff *skb, struct net_device *dev)
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		return NETDEV_TX_OK;
 	}
-	st->tx_packets++;
-	st->tx_bytes += skb->len;
 	if (priv->out) {
 		tstamp = skb_shinfo(skb)->hwtstamps.hwtstamp ?: skb->tstamp;
 		pthread_mutex_lock(&priv->tx_lock);
-		if (skb_is_nonlinear(skb)) {
-			if (skb_copy_bits(skb, 0, priv->tx_buf, skb->len))
-				st->tx_dropped++;
-			else
-				__pcap_write(priv, priv->tx_buf, skb->len, tstamp);
-		} else {
-			__pcap_write(priv, skb->data, skb->len, tstamp);
+		if (skb_is_nonlinear(skb) && skb_copy_bits(skb, 0, priv->tx_buf, skb->len)) {
+			pthread_mutex_unlock(&priv->tx_lock);
+			st->tx_dropped++;
+			kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
+			return NETDEV_TX_OK;
 		}
+		__pcap_write(priv, skb_is_nonlinear(skb) ? priv->tx_buf : skb->data, skb->len,
+			     tstamp);
 		pthread_mutex_unlock(&priv->tx_lock);
 	}
+	st->tx_packets++;
+	st->tx_bytes += skb->len;
 	consume_skb(skb);
 	return NETDEV_TX_OK;
 }
@@ -510,14 +519,16 @@ static int pcap_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 			if (page_is_pp(page) && pcap_pool_is_rx(page->pp))
 				tstamp = sinfo->hwtstamps.hwtstamp;
 		}
-		st->tx_packets++;
-		st->tx_bytes += len;
-		bytes = pcap_frame_bytes(priv, frame->data, frame->len, sinfo,
-					 xdp_frame_has_frags(frame) ? sinfo->nr_frags : 0, len);
-		if (likely(bytes && len <= PCAP_MAX_FRAME))
+		bytes = len <= PCAP_MAX_FRAME ?
+			pcap_frame_bytes(priv, frame->data, frame->len, sinfo,
+					 xdp_frame_has_frags(frame) ? sinfo->nr_frags : 0, len) : NULL;
+		if (likely(bytes)) {
 			__pcap_write(priv, bytes, len, tstamp);
-		else
+			st->tx_packets++;
+			st->tx_bytes += len;
+		} else {
 			st->tx_dropped++;
+		}
 		xdp_return_frame_rx_napi(frame);
 	}
 	pthread_mutex_unlock(&priv->tx_lock);
