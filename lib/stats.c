@@ -206,6 +206,122 @@ int stats_ratio_ci(const double *a, const double *b, unsigned int n,
 	return 0;
 }
 
+/* Mean of @s[0..n) sorted, less floor(@trim * n) values at each end. */
+static double trimmed_mean_sorted(const double *s, unsigned int n, double trim)
+{
+	unsigned int k = (unsigned int)(trim * n), m = n - 2 * k;
+	double acc = 0;
+
+	if (!m)
+		return quantile_sorted(s, n, 0.5);
+	for (unsigned int i = k; i < n - k; i++)
+		acc += s[i];
+	return acc / m;
+}
+
+static double trimmed_mean(double *tmp, const double *d, unsigned int n, double trim)
+{
+	if (trim <= 0) {
+		double acc = 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			acc += d[i];
+		return acc / n;
+	}
+	memcpy(tmp, d, n * sizeof(*d));
+	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	return trimmed_mean_sorted(tmp, n, trim);
+}
+
+int stats_paired_ci(const double *a, const double *b, const unsigned int *cluster,
+		    unsigned int n, double trim, unsigned int resamples, uint64_t seed,
+		    struct stats_ci *ci)
+{
+	unsigned int *start = NULL, *len = NULL, units = 0, cap;
+	double *d, *pool = NULL, *tmp = NULL, *est = NULL, m, a2;
+	struct stats_prng r;
+	int err = -ENOMEM;
+
+	if (n < 2 || !(trim >= 0 && trim < 0.5))
+		return -EINVAL;
+	for (unsigned int i = 0; i < n; i++)
+		if (!(a[i] > 0) || !(b[i] > 0))
+			return -EINVAL;
+	/* clusters: runs of equal labels, each one resampling unit */
+	if (cluster)
+		for (unsigned int i = 0; i < n; i++)
+			units += !i || cluster[i] != cluster[i - 1];
+	if (units < 2)
+		cluster = NULL;
+	if (!cluster)
+		units = n;
+	if (resamples < 100)
+		resamples = 100;
+	d = malloc(n * sizeof(*d));
+	start = malloc(units * sizeof(*start));
+	len = malloc(units * sizeof(*len));
+	est = malloc(resamples * sizeof(*est));
+	/* a resample of clusters can hold more values than n: up to units x largest */
+	cap = n;
+	if (!d || !start || !len || !est)
+		goto out;
+	for (unsigned int i = 0, u = 0; i < n; i++) {
+		d[i] = log(b[i] / a[i]);
+		if (!cluster) {
+			start[i] = i;
+			len[i] = 1;
+		} else if (!i || cluster[i] != cluster[i - 1]) {
+			start[u] = i;
+			len[u++] = 1;
+		} else {
+			len[u - 1]++;
+		}
+	}
+	if (cluster) {
+		unsigned int big = 0;
+
+		for (unsigned int u = 0; u < units; u++)
+			big = len[u] > big ? len[u] : big;
+		cap = units * big;
+	}
+	pool = malloc(cap * sizeof(*pool));
+	tmp = malloc(cap * sizeof(*tmp));
+	if (!pool || !tmp)
+		goto out;
+	m = trimmed_mean(tmp, d, n, trim);
+	ci->n = n;
+	ci->est = expm1(m);
+	ci->sd = 0;
+	for (unsigned int i = 0; i < n; i++)
+		ci->sd += (d[i] - m) * (d[i] - m);
+	ci->sd = sqrt(ci->sd / (n - 1));
+	stats_prng_seed(&r, seed);
+	for (unsigned int k = 0; k < resamples; k++) {
+		unsigned int np = 0;
+
+		for (unsigned int j = 0; j < units; j++) {
+			unsigned int u = stats_prng_below(&r, units);
+
+			memcpy(pool + np, d + start[u], len[u] * sizeof(*d));
+			np += len[u];
+		}
+		est[k] = trimmed_mean(tmp, pool, np, trim);
+	}
+	qsort(est, resamples, sizeof(*est), cmp_double);
+	a2 = expanded_alpha_half(units);
+	ci->lo = expm1(quantile_sorted(est, resamples, a2));
+	ci->hi = expm1(quantile_sorted(est, resamples, 1 - a2));
+	err = 0;
+out:
+	free(d);
+	free(tmp);
+	free(pool);
+	free(start);
+	free(len);
+	free(est);
+	return err;
+}
+
 int stats_mean_ci(const double *x, unsigned int n, unsigned int resamples,
 		  uint64_t seed, struct stats_ci *ci)
 {

@@ -77,6 +77,24 @@ int stats_summarize(const double *x, unsigned int n, struct stats_summary *s);
 int stats_ratio_ci(const double *a, const double *b, unsigned int n,
 		   unsigned int resamples, uint64_t seed, struct stats_ci *ci);
 /*
+ * stats_paired_ci() - B relative to A from paired rounds, robust version
+ * @a, @b: n values each, round i of both measured next to each other; > 0
+ * @cluster: NULL, or per round a label; consecutive rounds with the same
+ *	label (one generation of processes in `uxdp ab --respawn`) are
+ *	resampled together, so what differs between processes (memory layout,
+ *	physical pages) enters the interval
+ * @trim: fraction of the d_i = ln(B_i / A_i) dropped at each end before
+ *	averaging (0: the mean, as stats_ratio_ci(); 0.2: the 20 % trimmed
+ *	mean, which ignores pairs where one round was disturbed and the other
+ *	not)
+ * The estimate is exp(trimmed mean d) - 1; the CI a percentile bootstrap of
+ * it over pairs (or clusters) with the expansion for the number of units.
+ * Return: 0, -EINVAL (n < 2, trim outside [0, 0.5) or a value <= 0), -ENOMEM.
+ */
+int stats_paired_ci(const double *a, const double *b, const unsigned int *cluster,
+		    unsigned int n, double trim, unsigned int resamples, uint64_t seed,
+		    struct stats_ci *ci);
+/*
  * stats_mean_ci() - 95 % CI of the mean of @x (same bootstrap), in the
  * units of @x (est = mean). For per-variant error bars.
  */

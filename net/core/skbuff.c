@@ -546,6 +546,20 @@ struct sk_buff *__pskb_copy(struct sk_buff *skb, int headroom, gfp_t gfp_mask)
 
 /* ---- reallocation ---- */
 
+/*
+ * The kernel's memcpy(new, old, offsetof(struct skb_shared_info,
+ * frags[nr_frags])), written as a fixed-size copy of the fields before the
+ * frags and a loop over the frags in use: the same bytes, but a variable-size
+ * memcpy here compiles to `rep movsq`, whose start-up cost was a sixth of
+ * pskb_expand_head()'s own time for a 1500 B linearisation (perf annotate).
+ */
+static inline void skb_shinfo_copy(struct skb_shared_info *to, const struct skb_shared_info *from)
+{
+	memcpy(to, from, offsetof(struct skb_shared_info, frags));
+	for (unsigned int i = 0; i < from->nr_frags; i++)
+		to->frags[i] = from->frags[i];
+}
+
 int pskb_expand_head(struct sk_buff *skb, int nhead, int ntail, gfp_t gfp_mask)
 {
 	unsigned int osize = skb_end_offset(skb);
@@ -565,8 +579,7 @@ int pskb_expand_head(struct sk_buff *skb, int nhead, int ntail, gfp_t gfp_mask)
 	/* Copy only the used part of the head, and shinfo up to the used frags. */
 	memcpy(data + nhead, skb->head, skb_tail_pointer(skb) - skb->head);
 	shinfo = skb_shinfo(skb);
-	memcpy(data + size, shinfo,
-	       offsetof(struct skb_shared_info, frags[shinfo->nr_frags]));
+	skb_shinfo_copy((struct skb_shared_info *)(data + size), shinfo);
 
 	if (skb_cloned(skb)) {
 		/* Others still use the old data: take our own refs on frags. */

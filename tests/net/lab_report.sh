@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The lab end to end: `uxdp -j ab` on the veth-bulk topology with --vary and
-# with two scripts, --report's data.json read with jq, its SVG plots parsed
-# by xmllint, early stop at --precision, usage errors (exit 2), and
+# with two scripts, --report's data.json read with jq (both throughput
+# metrics, the CPU share, generations), its SVG plots parsed by xmllint,
+# early stop at --precision with and without generations, --max-time,
+# usage errors (exit 2), and
 # --metric insns (callgrind) giving the same instructions per packet for
 # the same variant twice (skipped in sanitizer builds: valgrind and ASan
 # do not mix; and where valgrind cannot read the binary).
@@ -21,7 +23,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$UXDP" -j ab "$EX/veth-bulk-ab.uxdp" --vary "dev veth1 xdp_batch 0,8,16" \
 	--rounds 3 --time 0.1 --report "$T/r" >"$T/out.json" || fail "uxdp ab --vary"
 cmp -s "$T/out.json" "$T/r/data.json" || fail "stdout JSON differs from data.json"
-jq -e '.metric == "mpps" and .rounds == 3 and (.variants | length) == 3
+jq -e '.metric == "mpps_cpu" and .rounds == 3 and (.variants | length) == 3
+	and .generations == 1 and .generation == [0, 0, 0] and .trim == 0.25
+	and (.variants | all(.mpps | length == 3))
+	and (.variants | all(.cpu_share | all(. > 0 and . < 1.1)))
+	and (.variants[1:] | all(.mpps_ratio.lo <= .mpps_ratio.est and .mpps_ratio.est <= .mpps_ratio.hi))
 	and ([.variants[].name] == ["xdp_batch 0", "xdp_batch 8", "xdp_batch 16"])
 	and (.variants | all(.values | length == 3))
 	and (.variants | all(.median > 0 and .min <= .median and .median <= .max))
@@ -39,13 +45,27 @@ done
 grep -q '^\*\*Verdict:\*\*' "$T/r/summary.md" || fail "summary.md has no verdict"
 grep -q 'throughput.svg' "$T/r/summary.md" || fail "summary.md does not show the plot"
 
-# 2. two scripts, named after their files; early stop at a loose precision
+# 2. two scripts, named after their files; early stop at a loose precision,
+# checked from the fifth round with one generation, from the end of the
+# eighth generation with --respawn (fresh processes every 2 rounds)
 cp "$EX/veth-bulk-ab.uxdp" "$T/a.uxdp"
 sed 's/xdp_batch 16/xdp_batch 0/' "$EX/veth-bulk-ab.uxdp" >"$T/b.uxdp"
-"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.1 --precision 90% >"$T/ab.json" \
-	|| fail "uxdp ab A B"
+"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.05 --respawn 0 --metric mpps \
+	--precision 90% >"$T/ab.json" || fail "uxdp ab A B"
 jq -e '([.variants[].name] == ["a", "b"]) and .stopped_early and .rounds == 5
-	and .precision == 0.9' "$T/ab.json" >/dev/null || fail "two scripts: $(cat "$T/ab.json")"
+	and .precision == 0.9 and .metric == "mpps" and .respawn == 0
+	and (.variants[1].mpps_cpu_ratio.est | type == "number")' "$T/ab.json" >/dev/null \
+	|| fail "two scripts: $(cat "$T/ab.json")"
+"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.05 --respawn 2 --warmup 1 \
+	--trim 10% --precision 90% >"$T/gen.json" || fail "uxdp ab --respawn"
+jq -e '.stopped_early and .rounds == 16 and .generations == 8 and .trim == 0.1
+	and .generation == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+	and .warmup_rounds == 1' "$T/gen.json" >/dev/null \
+	|| fail "generations: $(cat "$T/gen.json")"
+"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 1000 --time 0.05 --max-time 2 >"$T/mt.json" \
+	|| fail "uxdp ab --max-time"
+jq -e '.rounds < 1000 and .elapsed_s < 10' "$T/mt.json" >/dev/null \
+	|| fail "--max-time: $(cat "$T/mt.json")"
 
 # 3. usage errors
 printf 'link add eth0 type gen\nrun 1s\n' >"$T/nomeasure.uxdp"
@@ -57,10 +77,14 @@ rc=0; "$UXDP" ab "$T/a.uxdp" "$T/b.uxdp" --metric p99 --rounds 2 --time 0.1 2>"$
 grep -q "xdpgeneric" "$T/err" || fail "no explanation: $(cat "$T/err")"
 rc=0; "$UXDP" ab "$T/a.uxdp" --vary "dev veth1 xdp_batch 8" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "--vary with one value gave $rc, not 2"
+rc=0; "$UXDP" ab "$T/a.uxdp" "$T/b.uxdp" --trim 50% 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--trim 50% gave $rc, not 2"
 
 # 4. latency of the generic XDP hook: p50 per round, the latency CDF plot
+# (paged 16000 B frames: linearising them takes far longer than the TSC's
+# resolution, where a 64 B linear frame's hook can measure 0 ns)
 cat >"$T/g.uxdp" <<EOS
-link add eth0 type gen size 64 proto udp src 198.18.0.1 dst 198.19.0.1
+link add eth0 type gen size 16000 proto tcp src 198.18.0.1 dst 198.19.0.1 frags 4 hsplit 128
 link set dev eth0 xdpgeneric obj xdp_generic.o name xdp_generic_hdr
 run 1s measure eth0
 EOS

@@ -63,13 +63,16 @@
 #include "../../include/lib/svg.h"
 
 #define AB_MAX_VARIANTS		8
-#define AB_MAX_ROUNDS		1000
+#define AB_MAX_ROUNDS		5000
 #define AB_MIN_ROUNDS		5
+#define AB_MIN_GENERATIONS	8	/* before --precision may stop a run with generations */
+#define AB_ROUND_TRIES		20	/* runs of a round that saw no packet, at most */
+#define AB_MAX(a, b)		((a) > (b) ? (a) : (b))
 #define AB_INSNS_BASE		2000	/* frames of the baseline callgrind run */
 
-enum ab_metric { AB_MPPS, AB_P50, AB_P99, AB_INSNS };
+enum ab_metric { AB_MPPS, AB_P50, AB_P99, AB_INSNS, AB_MPPS_CPU };
 
-static const char *const metric_names[] = { "mpps", "p50", "p99", "insns" };
+static const char *const metric_names[] = { "mpps", "p50", "p99", "insns", "mpps_cpu" };
 
 struct ab_variant {
 	char name[64];
@@ -77,13 +80,17 @@ struct ab_variant {
 	char knob[256];		/* "dev veth1 xdp_batch 8" or "" */
 	pid_t pid;
 	FILE *to, *from;
-	double *v;		/* one value per round: pps, or ns */
+	double *v;		/* one value per round: pps, pps per CPU-second, or ns */
+	double *alt;		/* throughput metrics: the other one (wall <-> CPU) */
 	double *lat;		/* AB_LAT_Q quantiles per round (latency metrics) */
 	unsigned int n;
 	double warm;
 	struct stats_summary sum;
 	struct stats_ci mean_ci;
 	struct stats_ci ratio;	/* vs variant 0; unset for 0 */
+	struct stats_ci alt_ratio;	/* the same for ->alt */
+	double cpu_share;	/* worker CPU time / (workers x wall time), median over rounds */
+	double *share;
 	char verdict[256];
 	/* insns */
 	double insns_pp;
@@ -107,6 +114,8 @@ static const double lat_probs[AB_LAT_Q] = { 0, 0.5, 0.9, 0.99, 0.999 };
 
 struct ab_sample {
 	double pps;
+	double pps_cpu;		/* packets per second of the workers' CPU time */
+	double share;		/* worker CPU time / (workers x wall time) */
 	uint64_t pkts;
 	double lat[AB_LAT_Q];
 	uint64_t lat_count;
@@ -114,8 +123,13 @@ struct ab_sample {
 
 static enum ab_metric metric;
 /* values are kept in pps or ns; shown in Mpps or ns */
-#define SCALE	(metric == AB_MPPS ? 1e6 : 1.0)
-#define UNIT	(metric == AB_MPPS ? "Mpps" : "ns")
+static bool metric_tput(enum ab_metric m)
+{
+	return m == AB_MPPS || m == AB_MPPS_CPU;
+}
+
+#define SCALE	(metric_tput(metric) ? 1e6 : 1.0)
+#define UNIT	(metric == AB_MPPS ? "Mpps" : metric == AB_MPPS_CPU ? "Mpps/CPU-s" : "ns")
 
 static int tokenize(char *line, char **argv, int max)
 {
@@ -234,6 +248,14 @@ static void ab_teardown(void)
 	script_objects_close();
 }
 
+static uint64_t cpu_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 /* One round: run @opts, the measured device's rate and packet count. */
 static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t count,
 		    struct ab_sample *smp)
@@ -241,13 +263,22 @@ static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t c
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = spec->workers,
 				   .duration_ns = duration_ns, .count = count };
 	struct uxdp_link_info li = { .sz = sizeof(li) };
-	uint64_t ns = 0;
+	uint64_t ns = 0, proc0, proc1, self0, self1, cpu;
 	int ret;
 
 	uxdp_link_stats_reset();
 	if (spec->latency && uxdp_xdpgeneric_latency(true))
 		return -ENOMEM;
+	/*
+	 * The workers' CPU time: the process's (which keeps that of joined
+	 * threads) less this control thread's, which sleeps while they run.
+	 */
+	proc0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	self0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 	ret = uxdp_run(&o, &ns);
+	self1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+	proc1 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
+	cpu = (proc1 - proc0) - (self1 - self0);
 	if (!ret && spec->latency) {
 		struct uxdp_latency l = { .sz = sizeof(l) };
 
@@ -268,11 +299,14 @@ static int ab_round(const struct ab_spec *spec, uint64_t duration_ns, uint64_t c
 		return ret;
 	smp->pkts = li.rx_packets;
 	smp->pps = ns ? li.rx_packets / (ns / 1e9) : 0;
+	smp->pps_cpu = cpu ? li.rx_packets / (cpu / 1e9) : 0;
+	smp->share = ns ? cpu / ((double)ns * (spec->workers ? spec->workers : 1)) : 0;
 	return 0;
 }
 
 /*
- * The child's loop: "run\n" -> "PPS PACKETS LATCOUNT MIN P50 P90 P99 P999\n"
+ * The child's loop:
+ * "run\n" -> "PPS PPS_CPU SHARE PACKETS LATCOUNT MIN P50 P90 P99 P999\n"
  * (or "error ...\n"), EOF -> exit.
  */
 static void __attribute__((noreturn)) ab_child(struct ab_variant *v, int in, int out,
@@ -292,13 +326,22 @@ static void __attribute__((noreturn)) ab_child(struct ab_variant *v, int in, int
 	fflush(wr);
 	while (!ret && fgets(cmd, sizeof(cmd), rd)) {
 		struct ab_sample smp = { 0 };
-		int err = ab_round(&spec, (uint64_t)(secs * 1e9), 0, &smp);
+		int err, tries = 0;
+
+		/*
+		 * On a loaded machine a short round may end before the workers
+		 * were scheduled at all: run it again (bounded) rather than
+		 * report a round with no packets.
+		 */
+		do
+			err = ab_round(&spec, (uint64_t)(secs * 1e9), 0, &smp);
+		while (!err && !(smp.pkts && smp.pps_cpu > 0) && ++tries < AB_ROUND_TRIES);
 
 		if (err)
 			fprintf(wr, "error %s\n", strerror(-err));
 		else
-			fprintf(wr, "%.3f %" PRIu64 " %" PRIu64 " %.0f %.0f %.0f %.0f %.0f\n", smp.pps,
-				smp.pkts, smp.lat_count, smp.lat[0], smp.lat[1], smp.lat[2],
+			fprintf(wr, "%.3f %.3f %.4f %" PRIu64 " %" PRIu64 " %.0f %.0f %.0f %.0f %.0f\n",
+				smp.pps, smp.pps_cpu, smp.share, smp.pkts, smp.lat_count, smp.lat[0], smp.lat[1], smp.lat[2],
 				smp.lat[3], smp.lat[4]);
 		fflush(wr);
 	}
@@ -340,8 +383,12 @@ static int ab_spawn(struct ab_variant *v, double secs)
 	return 0;
 }
 
-/* One round of @v; its metric value in *@val, its latency quantiles in @lat if non-NULL */
-static int ab_ask(struct ab_variant *v, double *val, double *lat)
+/*
+ * One round of @v: its metric value in *@val; for throughput the other
+ * throughput metric in *@alt and the workers' CPU share in *@share; its
+ * latency quantiles in @lat if non-NULL.
+ */
+static int ab_ask(struct ab_variant *v, double *val, double *alt, double *share, double *lat)
 {
 	struct ab_sample smp = { 0 };
 	char line[256];
@@ -350,9 +397,9 @@ static int ab_ask(struct ab_variant *v, double *val, double *lat)
 		return -EIO;
 	if (!fgets(line, sizeof(line), v->from))
 		return -EIO;
-	if (sscanf(line, "%lf %" SCNu64 " %" SCNu64 " %lf %lf %lf %lf %lf", &smp.pps, &smp.pkts,
-		   &smp.lat_count, &smp.lat[0], &smp.lat[1], &smp.lat[2], &smp.lat[3],
-		   &smp.lat[4]) != 8) {
+	if (sscanf(line, "%lf %lf %lf %" SCNu64 " %" SCNu64 " %lf %lf %lf %lf %lf", &smp.pps,
+		   &smp.pps_cpu, &smp.share, &smp.pkts, &smp.lat_count, &smp.lat[0], &smp.lat[1],
+		   &smp.lat[2], &smp.lat[3], &smp.lat[4]) != 10) {
 		fprintf(stderr, "uxdp ab: %s: %s", v->name, line);
 		return -EIO;
 	}
@@ -360,8 +407,16 @@ static int ab_ask(struct ab_variant *v, double *val, double *lat)
 		fprintf(stderr, "uxdp ab: %s: nothing reached the measured device\n", v->name);
 		return -EIO;
 	}
-	if (metric == AB_MPPS) {
-		*val = smp.pps;
+	if (share)
+		*share = smp.share;
+	if (metric_tput(metric)) {
+		if (!(smp.pps_cpu > 0)) {
+			fprintf(stderr, "uxdp ab: %s: no worker CPU time measured\n", v->name);
+			return -EIO;
+		}
+		*val = metric == AB_MPPS ? smp.pps : smp.pps_cpu;
+		if (alt)
+			*alt = metric == AB_MPPS ? smp.pps_cpu : smp.pps;
 		return 0;
 	}
 	if (!smp.lat_count) {
@@ -499,8 +554,14 @@ static void json_str(FILE *f, const char *s)
 
 struct ab_run {
 	enum ab_metric metric;
-	double secs, precision, elapsed;
+	double secs, precision, elapsed, t0;
 	unsigned int rounds, max_rounds;
+	unsigned int respawn;		/* rounds per generation of processes; 0: one */
+	unsigned int warmup;		/* warm-up rounds per variant and generation */
+	unsigned int generations;
+	unsigned int *gen;		/* per round: its generation */
+	double trim;			/* of the paired log ratios, each end */
+	double max_time;		/* stop after this many seconds (0: no limit) */
 	bool stopped_early;
 	uint64_t count;
 	const char *vary;
@@ -508,17 +569,24 @@ struct ab_run {
 
 static void write_json(FILE *f, const struct ab_run *r)
 {
-	fprintf(f, "{\"metric\":\"%s\",\"unit\":\"%s\",", metric_names[r->metric],
+	fprintf(f, "{\"metric\":\"%s\",\"trim\":%g,\"unit\":\"%s\",", metric_names[r->metric], r->trim,
 		r->metric == AB_INSNS ? "insns/packet" : UNIT);
 	if (r->metric == AB_INSNS)
 		fprintf(f, "\"count\":%" PRIu64 ",", r->count);
 	else
-		fprintf(f, "\"time_s\":%g,\"rounds\":%u,\"max_rounds\":%u,\"warmup_rounds\":1,"
+		fprintf(f, "\"time_s\":%g,\"rounds\":%u,\"max_rounds\":%u,\"warmup_rounds\":%u,"
 			   "\"precision\":%g,\"stopped_early\":%s,\"confidence\":0.95,"
 			   "\"resamples\":%d,\"seed\":%llu,",
-			r->secs, r->rounds, r->max_rounds, r->precision,
+			r->secs, r->rounds, r->max_rounds, r->warmup, r->precision,
 			r->stopped_early ? "true" : "false", STATS_RESAMPLES,
 			(unsigned long long)STATS_SEED);
+	if (r->metric != AB_INSNS) {
+		fprintf(f, "\"respawn\":%u,\"generations\":%u,\"generation\":[", r->respawn,
+			r->generations);
+		for (unsigned int k = 0; k < r->rounds; k++)
+			fprintf(f, "%s%u", k ? "," : "", r->gen[k]);
+		fputs("],", f);
+	}
 	fprintf(f, "\"elapsed_s\":%.1f,\"vary\":", r->elapsed);
 	if (r->vary)
 		json_str(f, r->vary);
@@ -549,6 +617,20 @@ static void write_json(FILE *f, const struct ab_run *r)
 				v->sum.max / SCALE, v->sum.mean / SCALE, v->sum.sd / SCALE, v->sum.rsd,
 				v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE);
 		}
+		if (metric_tput(r->metric)) {
+			fprintf(f, ",\"%s\":[", r->metric == AB_MPPS ? "mpps_cpu" : "mpps");
+			for (unsigned int k = 0; k < v->n; k++)
+				fprintf(f, "%s%.6f", k ? "," : "", v->alt[k] / SCALE);
+			fputs("],\"cpu_share\":[", f);
+			for (unsigned int k = 0; k < v->n; k++)
+				fprintf(f, "%s%.4f", k ? "," : "", v->share[k]);
+			fputs("]", f);
+		}
+		if (i && metric_tput(r->metric))
+			fprintf(f, ",\"%s_ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s,"
+				   "\"sd_log\":%.6f}", r->metric == AB_MPPS ? "mpps_cpu" : "mpps",
+				v->alt_ratio.est, v->alt_ratio.lo, v->alt_ratio.hi,
+				stats_ci_significant(&v->alt_ratio) ? "true" : "false", v->alt_ratio.sd);
 		if (i && r->metric != AB_INSNS)
 			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s,"
 				   "\"sd_log\":%.6f,\"rounds_for_0.5pct\":%u}",
@@ -584,11 +666,11 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 	} else {
 		if (md)
 			fprintf(f, "| variant | rounds | median %s | IQR | spread (rsd) | mean [95 %% CI] | vs first [95 %% CI] |\n"
-				   "|---|---:|---:|---:|---:|---:|---:|\n", metric == AB_MPPS ? "Mpps" :
+				   "|---|---:|---:|---:|---:|---:|---:|\n", metric == AB_MPPS ? "Mpps" : metric == AB_MPPS_CPU ? "Mpps/CPU-s" :
 				   metric == AB_P50 ? "p50 ns" : "p99 ns");
 		else
 			fprintf(f, "%-24s %6s %10s %17s %7s %20s\n", "variant", "rounds", "median",
-				metric == AB_MPPS ? "IQR (Mpps)" : "IQR (ns)", "rsd", "vs first [95% CI]");
+				metric_tput(metric) ? "IQR (M)" : "IQR (ns)", "rsd", "vs first [95% CI]");
 		for (unsigned int i = 0; i < nr_variants; i++) {
 			struct ab_variant *v = &variants[i];
 			char vs[64] = "-";
@@ -612,15 +694,22 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 		fprintf(f, "%s%s\n", md ? "\n**Verdict:** " : "verdict: ", variants[i].verdict);
 	if (r->metric == AB_INSNS)
 		return;
-	for (unsigned int i = 1; i < nr_variants; i++)
-		fprintf(f, "%s%s: round-to-round sd of the ratio %.2f %%; a CI of \u00b10.5 %% needs ~%u rounds\n",
-			md ? "\n" : "", variants[i].name, variants[i].ratio.sd * 100,
-			stats_rounds_for(variants[i].ratio.sd, 0.005));
+	for (unsigned int i = 1; i < nr_variants; i++) {
+		const struct stats_ci *a = &variants[i].alt_ratio;
+
+		if (metric_tput(r->metric) && a->n)
+			fprintf(f, "%s%s per %s: %+.2f %% [%+.2f, %+.2f], round-to-round sd %.2f %%\n",
+				md ? "\n" : "", variants[i].name,
+				r->metric == AB_MPPS ? "CPU-second of the workers" : "wall-clock second",
+				a->est * 100, a->lo * 100, a->hi * 100, a->sd * 100);
+		fprintf(f, "%s%s: round-to-round sd of the ratio %.2f %%\n", md ? "\n" : "",
+			variants[i].name, variants[i].ratio.sd * 100);
+	}
 }
 
 static int write_report(const char *dir, const struct ab_run *r)
 {
-	const char *main_svg = r->metric == AB_MPPS ? "throughput.svg" : "latency.svg";
+	const char *main_svg = metric_tput(r->metric) ? "throughput.svg" : "latency.svg";
 	static double qv[AB_MAX_VARIANTS][AB_LAT_Q];
 	struct svg_series s[AB_MAX_VARIANTS];
 	char path[PATH_MAX];
@@ -664,15 +753,21 @@ static int write_report(const char *dir, const struct ab_run *r)
 			   " frames − Ir of a run of %d) / packet difference at the measured device.\n\n",
 			AB_INSNS_BASE, r->count, AB_INSNS_BASE);
 	else
-		fprintf(f, "\n%u rounds of %g s per variant, interleaved, after one warm-up round each%s; "
-			   "%.0f s in all. CI: paired ratio of geometric means, percentile bootstrap "
-			   "(%d resamples, fixed seed), 95 %%.\n\n",
-			r->rounds, r->secs, r->stopped_early ? " (stopped early: precision reached)" : "",
-			r->elapsed, STATS_RESAMPLES);
+		fprintf(f, "\n%u rounds of %g s per variant, interleaved, in %u generation%s of processes "
+			   "(%u warm-up rounds each, thrown away)%s; %.0f s in all. Metric: %s. "
+			   "CI: paired log ratios, %g %% trimmed at each end, percentile bootstrap "
+			   "over %s (%d resamples, fixed seed), 95 %%.\n\n",
+			r->rounds, r->secs, r->generations, r->generations == 1 ? "" : "s", r->warmup,
+			r->stopped_early ? " (stopped early: precision reached)" : "",
+			r->elapsed, r->metric == AB_MPPS_CPU ?
+			"packets per CPU-second of the worker threads" : r->metric == AB_MPPS ?
+			"packets per wall-clock second" : "generic XDP hook latency",
+			r->trim * 100, r->respawn && r->generations > 1 ? "generations" : "rounds",
+			STATS_RESAMPLES);
 	print_text(f, r, true);
 	if (r->metric != AB_INSNS)
 		fprintf(f, "\n![%s](%s)\n\n![rounds](rounds-cdf.svg)\n%s", main_svg, main_svg,
-			r->metric == AB_MPPS ? "" : "\n![latency CDF](latency-cdf.svg)\n");
+			metric_tput(r->metric) ? "" : "\n![latency CDF](latency-cdf.svg)\n");
 	if (fclose(f))
 		goto err;
 	if (r->metric == AB_INSNS)
@@ -689,9 +784,11 @@ static int write_report(const char *dir, const struct ab_run *r)
 	f = fopen(path, "w");
 	if (!f)
 		goto err;
-	if (r->metric == AB_MPPS)
-		ret = svg_plot_ci(f, "Throughput per variant (95 % CI of the mean)", "Mpps", s,
-				  nr_variants);
+	if (metric_tput(r->metric))
+		ret = svg_plot_ci(f, r->metric == AB_MPPS ?
+				  "Throughput per variant (95 % CI of the mean)" :
+				  "Throughput per CPU-second of the workers (95 % CI of the mean)",
+				  UNIT, s, nr_variants);
 	else
 		ret = svg_plot_ci(f, r->metric == AB_P50 ?
 				  "Generic XDP hook p50 latency per variant (95 % CI of the mean)" :
@@ -704,13 +801,14 @@ static int write_report(const char *dir, const struct ab_run *r)
 	if (!f)
 		goto err;
 	ret = svg_plot_cdf(f, "Distribution of the rounds",
-			   r->metric == AB_MPPS ? "Mpps per round" : "ns per round", s, nr_variants);
+			   r->metric == AB_MPPS ? "Mpps per round" :
+			   r->metric == AB_MPPS_CPU ? "Mpps/CPU-s per round" : "ns per round", s, nr_variants);
 	if (fclose(f) || ret)
 		goto err;
 	for (unsigned int i = 0; i < nr_variants; i++)
 		for (unsigned int k = 0; k < variants[i].n; k++)
 			variants[i].v[k] *= SCALE;
-	if (r->metric == AB_MPPS)
+	if (metric_tput(r->metric))
 		return 0;
 	/* latency CDF: per quantile, its median over the rounds */
 	for (unsigned int i = 0; i < nr_variants; i++) {
@@ -748,64 +846,116 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Ratios against variant 0; true if every CI is tighter than @precision. */
-static bool ab_analyse(double precision)
+/*
+ * Ratios against variant 0; true if every CI is tighter than @precision.
+ * @final: the report's analysis; the checks during the run (!@final) use
+ * fewer resamples and skip the secondary metric, to keep the rounds going.
+ */
+static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 {
+	const unsigned int *gen = r->respawn ? r->gen : NULL;
+	unsigned int resamples = final ? STATS_RESAMPLES : STATS_RESAMPLES / 4;
 	bool tight = true;
 
 	for (unsigned int i = 0; i < nr_variants; i++) {
 		struct ab_variant *v = &variants[i];
 
 		stats_summarize(v->v, v->n, &v->sum);
-		if (stats_mean_ci(v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->mean_ci))
+		if (final && stats_mean_ci(v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->mean_ci))
 			v->mean_ci = (struct stats_ci){ v->n, v->sum.mean, v->sum.mean, v->sum.mean };
 		if (!i)
 			continue;
-		if (stats_ratio_ci(variants[0].v, v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->ratio)) {
+		if (stats_paired_ci(variants[0].v, v->v, gen, v->n, r->trim, resamples,
+				    STATS_SEED, &v->ratio)) {
+			snprintf(v->verdict, sizeof(v->verdict),
+				 "no ratio: a round of %s or %s measured 0%s", variants[0].name, v->name,
+				 metric_tput(metric) ? "" : " ns (below the TSC sampling's resolution)");
 			tight = false;
 			continue;
 		}
-		if (metric == AB_MPPS)
+		if (metric_tput(metric))
 			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "faster",
 				      "slower");
 		else
 			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "slower",
 				      "faster");
 		tight &= stats_ci_halfwidth(&v->ratio) < precision;
+		if (final && metric_tput(metric) &&
+		    stats_paired_ci(variants[0].alt, v->alt, gen, v->n, r->trim, STATS_RESAMPLES,
+				    STATS_SEED, &v->alt_ratio))
+			v->alt_ratio = (struct stats_ci){ 0 };
 	}
 	return tight;
 }
 
-static int ab_rounds(struct ab_run *r)
+/*
+ * A generation: a fresh process per variant (spawned in alternating order)
+ * and its warm-up rounds, thrown away.
+ */
+static int ab_generation(struct ab_run *r)
 {
+	unsigned int g = r->generations++;
 	int ret;
 
-	for (unsigned int i = 0; i < nr_variants; i++) {
-		ret = ab_spawn(&variants[i], r->secs);
+	ab_reap();
+	for (unsigned int j = 0; j < nr_variants; j++) {
+		struct ab_variant *v = &variants[g & 1 ? nr_variants - 1 - j : j];
+
+		ret = ab_spawn(v, r->secs);
 		if (ret) {
-			p_err("%s: set-up failed (see above)", variants[i].name);
+			p_err("%s: set-up failed (see above)", v->name);
 			return 1;
 		}
 	}
-	/* warm-up: one round each, thrown away */
-	for (unsigned int i = 0; i < nr_variants; i++)
-		if (ab_ask(&variants[i], &variants[i].warm, NULL))
-			return 1;
+	for (unsigned int w = 0; w < r->warmup; w++)
+		for (unsigned int i = 0; i < nr_variants; i++)
+			if (ab_ask(&variants[i], &variants[i].warm, NULL, NULL, NULL))
+				return 1;
+	return 0;
+}
+
+/*
+ * Is a --precision check due after this round? With generations, at the end
+ * of each from the AB_MIN_GENERATIONS-th on: the CI resamples generations,
+ * and a bootstrap over a handful of them is far too narrow (an A/A run
+ * stopped after 3 generations with "B is 0.4 % faster (95 % CI 0.2-0.6 %)").
+ * Without, after every round from the fifth, then every 5 % of the rounds
+ * so far (a bootstrap costs resamples x rounds).
+ */
+static bool ab_check_due(const struct ab_run *r)
+{
+	unsigned int n = r->rounds + 1;
+
+	if (r->respawn)
+		return n % r->respawn == 0 && n / r->respawn >= AB_MIN_GENERATIONS;
+	return n >= AB_MIN_ROUNDS && (n < 100 || n % (n / 20) == 0);
+}
+
+static int ab_rounds(struct ab_run *r)
+{
 	for (r->rounds = 0; r->rounds < r->max_rounds; r->rounds++) {
+		if ((!r->rounds || (r->respawn && r->rounds % r->respawn == 0)) && ab_generation(r))
+			return 1;
+		r->gen[r->rounds] = r->generations - 1;
 		/* A B, then B A: a "first in the round" effect hits every variant alike */
 		for (unsigned int j = 0; j < nr_variants; j++) {
 			unsigned int i = r->rounds & 1 ? nr_variants - 1 - j : j;
 			struct ab_variant *v = &variants[i];
 
-			if (ab_ask(v, &v->v[v->n], v->lat + v->n * AB_LAT_Q))
+			if (ab_ask(v, &v->v[v->n], &v->alt[v->n], &v->share[v->n],
+				   v->lat + v->n * AB_LAT_Q))
 				return 1;
 			v->n++;
 		}
-		if (!json_output && !quiet)
+		if (!json_output && !quiet && (r->secs >= 0.2 || (r->rounds + 1) % 50 == 0))
 			fprintf(stderr, "\r  round %u/%u", r->rounds + 1, r->max_rounds);
-		if (r->precision > 0 && r->rounds + 1 >= AB_MIN_ROUNDS && ab_analyse(r->precision)) {
+		if (r->precision > 0 && ab_check_due(r) && ab_analyse(r, r->precision, false)) {
 			r->rounds++;
 			r->stopped_early = true;
+			break;
+		}
+		if (r->max_time > 0 && now_s() - r->t0 >= r->max_time) {
+			r->rounds++;
 			break;
 		}
 	}
@@ -815,7 +965,7 @@ static int ab_rounds(struct ab_run *r)
 		p_err("need at least 2 rounds");
 		return EXIT_USAGE;
 	}
-	ab_analyse(r->precision);
+	ab_analyse(r, r->precision, true);
 	return 0;
 }
 
@@ -875,10 +1025,16 @@ static void usage(void)
 	fprintf(stderr,
 		"Usage: uxdp ab A.uxdp B.uxdp ... [OPTIONS]\n"
 		"       uxdp ab SCRIPT --vary \"dev DEV KNOB V1,V2,...\" [OPTIONS]\n"
-		"  --rounds N       rounds per variant at most (default 20)\n"
-		"  --time S         seconds per round (default 1)\n"
-		"  --metric M       mpps (default) | insns | p50 | p99 (generic XDP hook latency)\n"
+		"  --metric M       mpps_cpu (default: packets per CPU-second of the workers) | mpps\n"
+		"                   (per wall-clock second) | insns | p50 | p99 (generic XDP hook latency)\n"
+		"  --rounds N       rounds per variant at most (default 1000; latency 20)\n"
+		"  --time S         seconds per round (default 0.02; latency 1)\n"
 		"  --precision P%%   stop once every CI half-width is below P (default: run all rounds)\n"
+		"  --max-time S     stop after S seconds in all\n"
+		"  --respawn N      fresh processes every N rounds (default: every 1 s of rounds;\n"
+		"                   latency: never); the CI resamples these generations\n"
+		"  --warmup N       rounds thrown away per process (default: 0.1 s of rounds, >= 1)\n"
+		"  --trim P%%        paired ratios cut at each end before averaging (default 25%%)\n"
 		"  --count N        frames per callgrind run for --metric insns (default 100000)\n"
 		"  --report DIR     write summary.md, data.json and SVG plots\n");
 }
@@ -893,11 +1049,16 @@ int do_ab(int argc, char **argv)
 		{ "report", required_argument, NULL, 'R' },
 		{ "vary", required_argument, NULL, 'v' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "respawn", required_argument, NULL, 'N' },
+		{ "warmup", required_argument, NULL, 'W' },
+		{ "trim", required_argument, NULL, 'T' },
+		{ "max-time", required_argument, NULL, 'M' },
 		{ "set", required_argument, NULL, 's' },	/* with --count: one callgrind run */
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct ab_run r = { .metric = AB_MPPS, .secs = 1, .max_rounds = 20, .count = 100000 };
+	struct ab_run r = { .metric = AB_MPPS_CPU, .count = 100000, .trim = 0.25, .respawn = UINT_MAX,
+			    .warmup = UINT_MAX };
 	const char *report = NULL, *set = NULL;
 	bool counted = false;
 	double t0 = now_s();
@@ -924,11 +1085,11 @@ int do_ab(int argc, char **argv)
 			}
 			break;
 		case 'm':
-			for (r.metric = 0; r.metric <= AB_INSNS; r.metric++)
+			for (r.metric = 0; r.metric <= AB_MPPS_CPU; r.metric++)
 				if (!strcmp(optarg, metric_names[r.metric]))
 					break;
-			if (r.metric > AB_INSNS) {
-				p_err("--metric: mpps, p50, p99 or insns");
+			if (r.metric > AB_MPPS_CPU) {
+				p_err("--metric: mpps_cpu, mpps, p50, p99 or insns");
 				return EXIT_USAGE;
 			}
 			break;
@@ -956,6 +1117,34 @@ int do_ab(int argc, char **argv)
 		case 's':
 			set = optarg;
 			break;
+		case 'N':
+			r.respawn = strtoul(optarg, &end, 0);
+			if (*end || r.respawn > AB_MAX_ROUNDS) {
+				p_err("--respawn: rounds per process, 0..%d (0: never)", AB_MAX_ROUNDS);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'T':
+			r.trim = strtod(optarg, &end) / 100;
+			if ((*end && strcmp(end, "%")) || !(r.trim >= 0 && r.trim < 0.5)) {
+				p_err("--trim: a percentage of the paired ratios cut at each end, 0..49%%");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'M':
+			r.max_time = strtod(optarg, &end);
+			if ((*end && strcmp(end, "s")) || !(r.max_time > 0)) {
+				p_err("--max-time: seconds");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'W':
+			r.warmup = strtoul(optarg, &end, 0);
+			if (*end || r.warmup > 100) {
+				p_err("--warmup: rounds, 0..100");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			usage();
 			return 0;
@@ -975,6 +1164,16 @@ int do_ab(int argc, char **argv)
 		return ab_count_run(argv[0], set, r.count);
 	}
 	metric = r.metric;
+	/* defaults: short rounds for throughput (lab.md: why), long for latency */
+	if (!r.secs)
+		r.secs = metric_tput(metric) ? 0.02 : 1;
+	if (!r.max_rounds)
+		r.max_rounds = metric_tput(metric) ? 1000 : 20;
+	if (r.respawn == UINT_MAX)
+		r.respawn = metric_tput(metric) ? AB_MAX(5, (unsigned int)ceil(1 / r.secs - 1e-9)) : 0;
+	if (r.warmup == UINT_MAX)
+		r.warmup = AB_MAX(1, (unsigned int)ceil(0.1 / r.secs - 1e-9));
+	r.t0 = t0;
 	nr_variants = 0;
 	if (r.vary) {
 		if (argc != 1) {
@@ -999,10 +1198,15 @@ int do_ab(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		variants[i].v = calloc(r.max_rounds, sizeof(double));
+		variants[i].alt = calloc(r.max_rounds, sizeof(double));
+		variants[i].share = calloc(r.max_rounds, sizeof(double));
 		variants[i].lat = calloc((size_t)r.max_rounds * AB_LAT_Q, sizeof(double));
-		if (!variants[i].v || !variants[i].lat)
+		if (!variants[i].v || !variants[i].alt || !variants[i].share || !variants[i].lat)
 			return 1;
 	}
+	r.gen = calloc(r.max_rounds, sizeof(*r.gen));
+	if (!r.gen)
+		return 1;
 	if (r.metric == AB_INSNS) {
 		ret = ab_insns(r.count);
 	} else {
@@ -1021,8 +1225,11 @@ int do_ab(int argc, char **argv)
 	}
 	for (unsigned int i = 0; i < nr_variants; i++) {
 		free(variants[i].v);
+		free(variants[i].alt);
+		free(variants[i].share);
 		free(variants[i].lat);
 		variants[i] = (struct ab_variant){ 0 };
 	}
+	free(r.gen);
 	return ret;
 }
