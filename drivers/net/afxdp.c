@@ -81,6 +81,7 @@
 #include <net/xdp.h>
 
 #include "afxdp_xsk.h"
+#include "napi_fd.h"
 
 #define AFXDP_HEADROOM		256	/* XDP_PACKET_HEADROOM in the page-pool page */
 #define AFXDP_FRAME_SIZE	4096	/* UMEM frame */
@@ -116,7 +117,8 @@ struct afxdp_queue {
 	u64 tx_kicks;
 	u64 tx_kick_err;
 	u64 tx_full;
-	bool registered;		/* in afxdp_queues[] */
+	struct napi_fd nfd;		/* idle parking on the socket's fd */
+	struct napi_fd_kick kick;	/* tx doorbell, deferred to the end of a poll */
 } __aligned(SMP_CACHE_BYTES);
 
 struct afxdp_priv {
@@ -130,17 +132,10 @@ struct afxdp_priv {
 	struct afxdp_kprog kprog;
 	bool kprog_loaded;
 	bool gone;			/* the interface was removed */
+	u32 gen_active_calls;		/* paces the socket error checks */
 	struct afxdp_queue *q;
 };
 
-/*
- * Every afxdp queue, so that the end of any afxdp poll kicks the tx rings
- * that poll wrote to (the forwarding case: rx on one device, tx on another),
- * as xdp_do_flush() flushes the devmap queues a poll filled. Changed only
- * between runs (control plane).
- */
-static struct afxdp_queue *afxdp_queues[AFXDP_MAX_QUEUES * 16];
-static unsigned int afxdp_nr_queues;
 
 static bool afxdp_active(struct net_device *dev)
 {
@@ -209,18 +204,13 @@ static void __afxdp_tx_kick(struct afxdp_queue *q)
 	q->tx_pending = 1;
 }
 
-/* Kick every queue with descriptors waiting (end of an afxdp poll). */
-static void afxdp_tx_flush(void)
+static void afxdp_kick(struct napi_fd_kick *k)
 {
-	for (unsigned int i = 0; i < afxdp_nr_queues; i++) {
-		struct afxdp_queue *q = afxdp_queues[i];
+	struct afxdp_queue *q = container_of(k, struct afxdp_queue, kick);
 
-		if (!READ_ONCE(q->tx_pending))
-			continue;
-		pthread_spin_lock(&q->tx_lock);
-		__afxdp_tx_kick(q);
-		pthread_spin_unlock(&q->tx_lock);
-	}
+	pthread_spin_lock(&q->tx_lock);
+	__afxdp_tx_kick(q);
+	pthread_spin_unlock(&q->tx_lock);
 }
 
 /*
@@ -272,6 +262,9 @@ static int afxdp_tx_one(struct net_device *dev, const void *src, unsigned int le
 	if (++q->tx_pending >= AFXDP_TX_BATCH)
 		__afxdp_tx_kick(q);
 	pthread_spin_unlock(&q->tx_lock);
+	/* The doorbell once per poll (xmit_more); outside an fd-device poll, now. */
+	if (!napi_fd_defer_kick(&q->kick))
+		afxdp_kick(&q->kick);
 	return 0;
 }
 
@@ -456,31 +449,37 @@ static int afxdp_poll(struct napi_struct *napi, int budget)
 	int n;
 
 	if (!afxdp_active(dev)) {
-		afxdp_tx_flush();
+		afxdp_kick(&q->kick);
 		napi_complete_done(napi, 0);
 		return 0;
 	}
 	q->rx_polls++;
+	napi_fd_poll_begin();
 	pthread_spin_lock(&q->tx_lock);
 	afxdp_complete(q);
 	pthread_spin_unlock(&q->tx_lock);
-
 	n = afxdp_rx(q, budget);
-	if (!n) {
-		/* need_wakeup: only a flagged fill ring wants a syscall. */
-		if (xsk_ring_prod__needs_wakeup(&q->x.fq)) {
-			q->fill_kicks++;
-			recvfrom(q->x.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
-		}
-		if (++q->idle_polls >= AFXDP_ERR_CHECK) {
-			q->idle_polls = 0;
-			afxdp_check_gone(q, 0);
-		}
-	} else {
+	/* need_wakeup: only a flagged fill ring wants a syscall. */
+	if (!n && xsk_ring_prod__needs_wakeup(&q->x.fq)) {
+		q->fill_kicks++;
+		recvfrom(q->x.fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+	}
+	if (READ_ONCE(q->tx_pending))
+		napi_fd_defer_kick(&q->kick);	/* a kick that met EAGAIN: again */
+	/* Kicks every tx ring this poll wrote to (ours, or xb's when forwarding). */
+	napi_fd_poll_end();
+	if (napi_fd_idle(&q->nfd, n)) {
+		/* Parking: poll(2) on the socket wakes us, or reports POLLERR. */
+		afxdp_check_gone(q, 0);
+		napi_complete_done(napi, n);
+		return n < budget ? n : budget - 1;
+	}
+	if (!n && ++q->idle_polls >= AFXDP_ERR_CHECK) {
+		q->idle_polls = 0;
+		afxdp_check_gone(q, 0);
+	} else if (n) {
 		q->idle_polls = 0;
 	}
-	afxdp_tx_flush();
-	/* Busy polling: stay scheduled while the run lasts. */
 	return budget;
 }
 
@@ -512,19 +511,27 @@ static int afxdp_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 	return bpf->command == XDP_SETUP_PROG ? 0 : -EINVAL;
 }
 
+/* A run goes on while the device is up; an idle worker sleeps here (napi_fd). */
 static bool afxdp_ndo_gen_active(struct net_device *dev)
 {
+	struct afxdp_priv *priv = netdev_priv(dev);
+
+	if (!afxdp_active(dev))
+		return false;
+	/*
+	 * A parked queue never learns that its interface went: poll(2) on an
+	 * unbound AF_XDP socket reports nothing (xsk_poll() checks the binding
+	 * first). The run's control loop and idle workers ask here, so look.
+	 */
+	if (!(__atomic_fetch_add(&priv->gen_active_calls, 1, __ATOMIC_RELAXED) % 64))
+		for (u32 i = 0; i < priv->nr_queues; i++)
+			afxdp_check_gone(&priv->q[i], 0);
+	napi_fd_wait();
 	return afxdp_active(dev);
 }
 
 static void afxdp_queue_teardown(struct afxdp_queue *q)
 {
-	for (unsigned int i = 0; q->registered && i < afxdp_nr_queues; i++) {
-		if (afxdp_queues[i] == q) {
-			afxdp_queues[i] = afxdp_queues[--afxdp_nr_queues];
-			q->registered = false;
-		}
-	}
 	if (q->has_napi) {
 		netif_napi_del(&q->napi);
 		xdp_rxq_info_unreg(&q->xdp_rxq);
@@ -542,6 +549,7 @@ static void afxdp_uninit(struct net_device *dev)
 {
 	struct afxdp_priv *priv = netdev_priv(dev);
 
+	napi_fd_unregister(dev);
 	/* Detach the kernel program first: frames then XDP_PASS to the kernel. */
 	if (priv->kprog_loaded)
 		afxdp_kprog_detach(&priv->kprog);
@@ -697,12 +705,9 @@ static int afxdp_queue_setup(struct net_device *dev, struct afxdp_queue *q, u32 
 	xdp_rxq_info_reg(&q->xdp_rxq, dev, qid, 0);
 	xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
 	q->has_napi = true;
-	if (afxdp_nr_queues == ARRAY_SIZE(afxdp_queues)) {
-		snprintf(err, errlen, "%s: too many afxdp queues in this process", dev->name);
-		return -ENOSPC;
-	}
-	afxdp_queues[afxdp_nr_queues++] = q;
-	q->registered = true;
+	q->nfd.napi = &q->napi;
+	q->nfd.fd = q->x.fd;
+	q->kick.kick = afxdp_kick;
 	return 0;
 }
 
@@ -818,6 +823,7 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 		snprintf(err, errlen, "cannot register '%s'", dev->name);
 		return ret;
 	}
+	napi_fd_register(dev);
 	priv->q = aligned_alloc(SMP_CACHE_BYTES, priv->nr_queues * sizeof(*priv->q));
 	if (!priv->q) {
 		snprintf(err, errlen, "%s: out of memory", dev->name);
