@@ -300,4 +300,24 @@ struct uxdp_bpf_test_run_opts {
  */
 UXDP_API int uxdp_bpf_prog_test_run(uint32_t prog_id, struct uxdp_bpf_test_run_opts *opts);
 
+/**
+ * uxdp_bpf_jit_enable_set() - sysctl net.core.bpf_jit_enable: 1 runs programs
+ * loaded from now on through the x86-64 JIT, 0 through the interpreter
+ * (programs already loaded keep their runtime). The environment's
+ * UXDP_BPF_JIT=0|1 sets the start value. Return: 0 or -EINVAL (@on not 0/1).
+ * uxdp_bpf_jit_enable_get() returns the current value.
+ */
+UXDP_API int uxdp_bpf_jit_enable_set(int on);
+UXDP_API int uxdp_bpf_jit_enable_get(void);
+
+/**
+ * uxdp_bpf_prog_jit_info() - whether program @prog_id runs JITed
+ * @jited_len: bytes of native code (0 when not JITed)
+ * @reason: receives why it is not JITed ("" when it is), @len bytes
+ *
+ * Return: 1 (JITed), 0 (interpreted) or -ENOENT.
+ */
+UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char *reason,
+				    size_t len);
+
 #endif

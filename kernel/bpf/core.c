@@ -1132,6 +1132,32 @@ bool bpf_jit_enabled(void)
 	return v > 0;
 }
 
+UXDP_API int uxdp_bpf_jit_enable_set(int on)
+{
+	if (on != 0 && on != 1)
+		return -EINVAL;
+	__atomic_store_n(&bpf_jit_enable, on, __ATOMIC_RELAXED);
+	return 0;
+}
+
+UXDP_API int uxdp_bpf_jit_enable_get(void)
+{
+	return bpf_jit_enabled();
+}
+
+UXDP_API int uxdp_bpf_prog_jit_info(u32 prog_id, u32 *jited_len, char *reason, size_t len)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+
+	if (!prog)
+		return -ENOENT;
+	if (jited_len)
+		*jited_len = prog->jited ? prog->jited_len : 0;
+	if (reason && len)
+		snprintf(reason, len, "%s", prog->jited ? "" : prog->aux->jit_reason);
+	return prog->jited;
+}
+
 #if !defined(__x86_64__)
 /* Hosts without a JIT keep the interpreter (the kernel's __weak default). */
 struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)

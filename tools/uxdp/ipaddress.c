@@ -137,6 +137,14 @@ static int do_sysctl(int argc, char **argv)
 	}
 	memcpy(key, argv[0], eq - argv[0]);
 	key[eq - argv[0]] = 0;
+	if (!strcmp(key, "net.core.bpf_jit_enable")) {
+		/* the eBPF JIT for programs loaded from here on (kernel/bpf/core.c) */
+		if (strcmp(eq + 1, "0") && strcmp(eq + 1, "1")) {
+			script_err("sysctl net.core.bpf_jit_enable: bad value '%s' (0 or 1)", eq + 1);
+			return EXIT_USAGE;
+		}
+		return uxdp_bpf_jit_enable_set(eq[1] - '0') ? EXIT_USAGE : 0;
+	}
 	ret = uxdp_sysctl_set(key, eq + 1, err, sizeof(err));
 	return ret ? fail(err, ret) : 0;
 }

@@ -202,6 +202,27 @@ static const char *map_type_str(uint32_t type)
 	return s ? s : "unknown";
 }
 
+/* jited true|false, jited_len and, when not JITed, why (net.core.bpf_jit_enable, ...) */
+static void show_jit(uint32_t id)
+{
+	char reason[128] = "";
+	uint32_t len = 0;
+	int jited = uxdp_bpf_prog_jit_info(id, &len, reason, sizeof(reason));
+
+	if (json_output) {
+		printf(",\"jited\":%s,\"jited_len\":%u", jited > 0 ? "true" : "false", len);
+		if (jited <= 0) {
+			printf(",\"jit_reason\":");
+			json_str(reason);
+		}
+		return;
+	}
+	if (jited > 0)
+		printf("\tjited true  jited_len %uB\n", len);
+	else
+		printf("\tjited false  (%s)\n", reason);
+}
+
 static int do_show(int argc, char **argv)
 {
 	struct uxdp_bpf_object *obj;
@@ -230,11 +251,14 @@ static int do_show(int argc, char **argv)
 			       d.frags ? "true" : "false");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
 				printf("%s%u", j ? "," : "", d.map_ids[j]);
-			printf("]}");
+			printf("]");
+			show_jit(d.id);
+			printf("}");
 			continue;
 		}
 		printf("%u: xdp  name %s  sec %s  insns %u%s\n", d.id, d.name, d.sec, d.insn_cnt,
 		       d.frags ? "  frags" : "");
+		show_jit(d.id);
 		if (d.nr_map_ids) {
 			printf("\tmap_ids ");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
