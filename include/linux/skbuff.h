@@ -312,9 +312,12 @@ static inline void skb_frag_ref(struct sk_buff *skb, int f)
 }
 
 /* pool pages go back to their pool through put_page() (see page_pool) */
+bool napi_pp_put_page(struct page *page);
+
 static inline void __skb_frag_unref(skb_frag_t *frag, bool recycle)
 {
-	(void)recycle;
+	if (recycle && napi_pp_put_page(skb_frag_page(frag)))
+		return;
 	put_page(skb_frag_page(frag));
 }
 

@@ -241,13 +241,34 @@ void page_pool_put_full_page(struct page_pool *pool, struct page *page, bool all
 {
 	page = compound_head(page);
 	BUG_ON_MSG(page->pp != pool, "page_pool_put_full_page() of a page of another pool");
-	if (page_ref_dec_and_test(page))
-		page_pool_recycle(pool, page, allow_direct);
+	/*
+	 * page_pool_unref_netmem(): the sole owner needs no atomic read-modify-
+	 * write; nobody else holds a reference that could race with it.
+	 */
+	if (likely(page_ref_count(page) == 1))
+		set_page_count(page, 0);
+	else if (!page_ref_dec_and_test(page))
+		return;
+	page_pool_recycle(pool, page, allow_direct);
 }
 
 void page_pool_put_unrefed_page(struct page *page)
 {
 	page_pool_recycle(page->pp, page, false);
+}
+
+bool napi_pp_put_page(struct page *page)
+{
+	page = compound_head(page);
+	if (unlikely(!page_is_pp(page)))
+		return false;
+	/* page_pool_unref_netmem(), as in page_pool_put_full_page() */
+	if (likely(__atomic_load_n(&page->_refcount, __ATOMIC_RELAXED) == 1))
+		set_page_count(page, 0);
+	else if (!page_ref_dec_and_test(page))
+		return true;
+	page_pool_recycle(page->pp, page, false);
+	return true;
 }
 
 void page_pool_put_page_bulk(void **data, int count)

@@ -229,10 +229,14 @@ static void skb_free_head(struct sk_buff *skb)
 {
 	unsigned char *head = skb->head;
 
-	if (skb->head_frag)
-		put_page(virt_to_head_page(head));	/* page_pool pages return to their pool */
-	else
+	if (skb->head_frag) {
+		/* skb_pp_recycle(): a pool page goes back to its pool */
+		if (skb->pp_recycle && napi_pp_put_page(virt_to_head_page(head)))
+			return;
+		put_page(virt_to_head_page(head));
+	} else {
 		kfree(head);
+	}
 }
 
 static void skb_release_data(struct sk_buff *skb, enum skb_drop_reason reason)

@@ -94,6 +94,13 @@ struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp);
  */
 void page_pool_put_full_page(struct page_pool *pool, struct page *page, bool allow_direct);
 
+/*
+ * An skb marked for recycling (skb->pp_recycle) lets go of @page: a pool
+ * page goes back to its pool (directly when page_pool_napi_local()).
+ * Return: false if @page is not a pool page (the caller frees it).
+ */
+bool napi_pp_put_page(struct page *page);
+
 /* mm: the refcount of a pool page reached zero in put_page(). */
 void page_pool_put_unrefed_page(struct page *page);
 
