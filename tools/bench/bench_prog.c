@@ -2,13 +2,18 @@
 /*
  * uxdp-bench-prog: `uxdp prog run ... repeat N` next to the kernel's
  * bpf_prog_test_run_opts() with the same repeat and the same packet, in the
- * same process, for each example program. Prints ns/run for both, the
- * ratio (kernel / uxdp: above 1 means uxdp is faster) and ns per executed
- * instruction, as a table and (--json) as one JSON object.
+ * same process, for each example program, on both uxdp runtimes: the
+ * interpreter and the x86-64 JIT (each object is loaded twice, with
+ * net.core.bpf_jit_enable 0 and 1). Prints ns/run for each, the ratios
+ * interpreter / JIT and kernel / JIT (above 1: the JIT is faster) and ns
+ * per executed instruction, as a table and (--json) as one JSON object.
+ * Where the kernel cannot load programs (no root/CAP_BPF) its column is
+ * left out and the interpreter/JIT comparison still runs.
  *
  *   uxdp-bench-prog [--json] [--repeat N] [--rounds R] [--size BYTES] PROGS_DIR [NAME...]
  *
- * Each figure is the median of R rounds; kernel and uxdp rounds alternate.
+ * Each figure is the median of R rounds; kernel, interpreter and JIT
+ * rounds alternate.
  * The executed instruction count comes from a small reference walker over
  * the program as libbpf loaded it into the kernel (subprograms appended):
  * it follows the same path for the same packet, with helper calls stubbed
@@ -329,8 +334,9 @@ static void build_packet(unsigned char *p, uint32_t len)
 struct result {
 	const char *name;
 	uint32_t kernel_ns, uxdp_ns, retval_k, retval_u;
+	uint32_t interp_ns, retval_i;	/* uxdp_ns, retval_u: the JIT */
 	uint64_t insns;
-	bool ok;
+	bool ok, kernel_ok, jited;
 };
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -342,44 +348,60 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		    uint32_t size, struct result *r)
 {
 	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
-	uint32_t kt[64], ut[64];
+	uint32_t kt[64], ut[64], it[64];
 	static unsigned char pkt[9000], walk_pkt[9000];
-	struct uxdp_bpf_object *uobj = NULL;
+	struct uxdp_bpf_object *uobj = NULL, *iobj = NULL;
 	struct bpf_object *kobj = NULL;
-	struct bpf_program *kp;
+	struct bpf_program *kp = NULL;
 	char path[4096], log[8192] = "";
-	int i, uid, err = -1;
+	int i, uid, iid, err = -1, jit = uxdp_bpf_jit_enable_get();
 
 	r->name = c->prog;
 	snprintf(path, sizeof(path), "%s/%s", dir, c->obj);
 	build_packet(pkt, size);
 	kobj = bpf_object__open_file(path, NULL);
-	if (!kobj || bpf_object__load(kobj)) {
+	if (!kobj || bpf_object__load(kobj))
 		fprintf(stderr, "%s: the kernel cannot load it (root/CAP_BPF needed)\n", path);
-		goto out;
-	}
-	kp = bpf_object__find_program_by_name(kobj, c->prog);
+	else
+		kp = bpf_object__find_program_by_name(kobj, c->prog);
 	uo.log_buf = log;
 	uo.log_size = sizeof(log);
+	/* the same object on each runtime: the knob applies at load */
+	uxdp_bpf_jit_enable_set(0);
+	iobj = uxdp_bpf_object_open(path, &uo);
+	uxdp_bpf_jit_enable_set(1);
 	uobj = uxdp_bpf_object_open(path, &uo);
-	if (!uobj) {
+	uxdp_bpf_jit_enable_set(jit);
+	if (!uobj || !iobj) {
 		fprintf(stderr, "%s: uxdp cannot load it: %s\n", path, log);
 		goto out;
 	}
 	uid = uxdp_bpf_object_find_prog(uobj, c->prog, NULL);
-	if (!kp || uid < 0)
+	iid = uxdp_bpf_object_find_prog(iobj, c->prog, NULL);
+	if (uid < 0 || iid < 0)
 		goto out;
+	r->jited = uxdp_bpf_prog_jit_info(uid, NULL, NULL, 0) > 0;
 	for (i = 0; i < rounds; i++) {
 		LIBBPF_OPTS(bpf_test_run_opts, ko);
 		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
 
-		ko.data_in = pkt;
-		ko.data_size_in = size;
-		ko.repeat = repeat;
-		if (bpf_prog_test_run_opts(bpf_program__fd(kp), &ko))
+		if (kp) {
+			ko.data_in = pkt;
+			ko.data_size_in = size;
+			ko.repeat = repeat;
+			if (bpf_prog_test_run_opts(bpf_program__fd(kp), &ko))
+				kp = NULL;
+			kt[i] = ko.duration;
+			r->retval_k = ko.retval;
+		}
+		o.data_in = pkt;
+		o.data_size_in = size;
+		o.repeat = repeat;
+		if (uxdp_bpf_prog_test_run(iid, &o))
 			goto out;
-		kt[i] = ko.duration;
-		r->retval_k = ko.retval;
+		it[i] = o.duration;
+		r->retval_i = o.retval;
+		o = (struct uxdp_bpf_test_run_opts){ .sz = sizeof(o) };
 		o.data_in = pkt;
 		o.data_size_in = size;
 		o.repeat = repeat;
@@ -388,14 +410,20 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		ut[i] = o.duration;
 		r->retval_u = o.retval;
 	}
-	r->kernel_ns = median(kt, rounds);
+	r->kernel_ok = kp != NULL;
+	if (kp)
+		r->kernel_ns = median(kt, rounds);
 	r->uxdp_ns = median(ut, rounds);
+	r->interp_ns = median(it, rounds);
 	build_packet(walk_pkt, size);
-	r->insns = walk_count(bpf_program__insns(kp), bpf_program__insn_cnt(kp), walk_pkt, size);
+	if (kp)
+		r->insns = walk_count(bpf_program__insns(kp), bpf_program__insn_cnt(kp), walk_pkt,
+				      size);
 	r->ok = true;
 	err = 0;
 out:
 	uxdp_bpf_object_close(uobj);
+	uxdp_bpf_object_close(iobj);
 	bpf_object__close(kobj);
 	return err;
 }
@@ -468,7 +496,12 @@ int main(int argc, char **argv)
 			const struct result *r = &res[i];
 
 			printf("%s{\"name\":\"%s\",\"ok\":%s", i ? "," : "", r->name, r->ok ? "true" : "false");
-			if (r->ok) {
+			if (r->ok)
+				printf(",\"jited\":%s,\"interp_ns\":%u,\"jit_ns\":%u,\"interp_jit_ratio\":%.3f,\"interp_retval\":%u,\"interp_retval_match\":%s",
+				       r->jited ? "true" : "false", r->interp_ns, r->uxdp_ns,
+				       r->uxdp_ns ? (double)r->interp_ns / r->uxdp_ns : 0.0, r->retval_i,
+				       r->retval_i == r->retval_u ? "true" : "false");
+			if (r->ok && r->kernel_ok) {
 				printf(",\"kernel_ns\":%u,\"uxdp_ns\":%u,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
 				       r->kernel_ns, r->uxdp_ns,
 				       r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0, r->retval_u,
@@ -485,8 +518,9 @@ int main(int argc, char **argv)
 	}
 	printf("uxdp-bench-prog: repeat %u, %d rounds (median), %u-byte IPv4/UDP frame, CPU 0\n",
 	       repeat, rounds, size);
-	printf("%-24s %10s %10s %8s %8s %12s %12s\n", "program", "kernel ns", "uxdp ns",
-	       "k/u", "insns", "uxdp ns/insn", "kern ns/insn");
+	printf("uxdp ns = the JIT (net.core.bpf_jit_enable 1); interp ns = the interpreter; i/j = interp/JIT\n");
+	printf("%-24s %10s %10s %10s %7s %8s %8s %12s %12s\n", "program", "kernel ns", "interp ns",
+	       "uxdp ns", "i/j", "k/u", "insns", "uxdp ns/insn", "kern ns/insn");
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
@@ -494,15 +528,28 @@ int main(int argc, char **argv)
 			printf("%-24s %10s\n", r->name, "failed");
 			continue;
 		}
-		printf("%-24s %10u %10u %8.2f", r->name, r->kernel_ns, r->uxdp_ns,
-		       r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0);
+		if (r->kernel_ok)
+			printf("%-24s %10u", r->name, r->kernel_ns);
+		else
+			printf("%-24s %10s", r->name, "n/a");
+		printf(" %10u %10u %7.2f", r->interp_ns, r->uxdp_ns,
+		       r->uxdp_ns ? (double)r->interp_ns / r->uxdp_ns : 0.0);
+		if (r->kernel_ok)
+			printf(" %8.2f", r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0);
+		else
+			printf(" %8s", "n/a");
 		if (r->insns)
 			printf(" %8llu %12.3f %12.3f\n", (unsigned long long)r->insns,
 			       (double)r->uxdp_ns / r->insns, (double)r->kernel_ns / r->insns);
 		else
 			printf(" %8s %12s %12s\n", "n/a", "n/a", "n/a");
-		if (r->retval_k != r->retval_u)
+		if (r->kernel_ok && r->retval_k != r->retval_u)
 			printf("  WARNING: verdicts differ (kernel %u, uxdp %u)\n", r->retval_k, r->retval_u);
+		if (r->retval_i != r->retval_u)
+			printf("  WARNING: verdicts differ (interpreter %u, JIT %u)\n", r->retval_i,
+			       r->retval_u);
+		if (!r->jited)
+			printf("  note: not JITed (see uxdp prog show)\n");
 	}
 	return 0;
 }
