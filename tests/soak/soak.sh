@@ -224,11 +224,20 @@ for topo in veth dsa generic; do
 		check_run "$T/$topo.json" $r "$LABEL"
 		r=$((r + 1))
 	done
-	if [ $topo = veth ]; then
-		v=$(jq -r '[.runs[] | select(.devices.veth0.tx_packets != .devices.veth1.rx_packets)] | length' "$T/$topo.json")
-		[ "$v" = 0 ]
-		check "veth: veth0 sent = veth1 received in every segment" $?
-	fi
+	# hop by hop along the path (without faults nothing is lost between hops)
+	case $topo in
+	veth) path='.eth0.xdp.redirect, .veth0.tx_packets, .veth1.rx_packets' ;;
+	dsa) path='.g0.xdp.redirect, .sw0p3.rx_packets, .eth2.rx_packets, .swp3.rx_packets'
+	     path2='.swp2.tx_packets, .eth2.tx_packets, .sw0p2.tx_packets, .v0.tx_packets, .v1.rx_packets' ;;
+	*) path= ;;
+	esac
+	for p in "$path" "${path2:-}"; do
+		[ -n "$p" ] && [ "$MODE" = soak ] || continue
+		v=$(jq -r "[.runs[].devices | [$p] | select(unique | length > 1) | join(\"/\")] | join(\" \")" "$T/$topo.json")
+		[ -z "$v" ]
+		check "$topo: equal counts hop by hop: $p ${v:+(not: $v)}" $?
+	done
+	path2=
 	if [ "$MODE" = fault ]; then
 		v=$(jq -r '[.runs[] | (.drops[][]? | select(.reason | test("ALLOC|COPY|NOMEM")) | .count),
 			(.skb_drops.NOMEM // 0), (.devices[].driver_stats.drop_NOMEM // 0)] | add // 0' "$T/$topo.json")
