@@ -135,7 +135,11 @@ static void run_raw(struct bpf_prog *prog, u8 sel)
  * same bpf_get_prandom_u32() seed. Return value, abort reason and counters,
  * packet or memory bytes (and the XDP ctx_out), map contents, redirect info
  * and the trace pipe must be identical, else the input is a crash.
- * Programs calling a clock helper run on both but are not compared.
+ * Programs calling a clock helper run on both but are not compared. The
+ * checker lets programs turn pointers into scalars (w0 = w10, as the
+ * privileged kernel), so a result may depend on where the stack, packet or
+ * memory is: the interpreter runs a second time with its stack and memory
+ * elsewhere, and a program whose results move with them is not compared.
  */
 #define DIFF_MAX_VAL	4096
 
@@ -249,7 +253,8 @@ static bool diff_uses_clock(const struct bpf_prog *prog)
 }
 
 /* One run on @jit or the interpreter from the current maps; results into @d. */
-static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct diff_state *d)
+static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct diff_state *d,
+		     u8 *mem)
 {
 	unsigned int (*saved)(const void *ctx, const struct bpf_prog *prog) = prog->bpf_func;
 	u64 before[__BPF_ABORT_MAX];
@@ -262,16 +267,13 @@ static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct d
 	bpf_user_rnd_seed(0x5eed);
 	if (flags & 1) {
 		enum bpf_abort_reason reason = BPF_ABORT_NONE;
-		u8 *mem = malloc(sel ? sel : 1);
 
-		fuzz_assert(mem, "malloc");
 		memset(mem, 0x5a, sel ? sel : 1);
 		d->ret = jit ? bpf_jit_prog_run(prog, NULL, mem, sel, &reason) :
 			       bpf_prog_run_interp(prog, NULL, mem, sel, &reason);
 		d->reason = reason;
 		memcpy(d->out, mem, sel);
 		d->out_len = sel;
-		free(mem);
 	} else {
 		const struct bpf_insn *insns = prog->insnsi;
 		u32 pkt_len = ETH_HLEN + (u32)sel * 16;
@@ -319,35 +321,85 @@ static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct d
 	diff_sort_hash(d);
 }
 
-static void diff_run(struct bpf_prog *prog, u8 flags, u8 sel)
+/* The interpreter again, from a deeper stack (its stack array moves). */
+static noinline void diff_one_moved(struct bpf_prog *prog, u8 flags, u8 sel,
+				    struct diff_state *d, u8 *mem)
 {
-	static struct diff_state start, a, b;
-	char drain[256];
+	volatile u8 *pad = __builtin_alloca(1000 + sel);
+
+	pad[0] = 0;
+	diff_one(prog, flags, sel, false, d, mem);
+	pad[1] = pad[0];
+}
+
+/* NULL when @a and @b agree, else what differs */
+static const char *diff_what(const struct diff_state *a, const struct diff_state *b)
+{
 	u32 i;
 
+	if (a->ret != b->ret)
+		return "r0";
+	if (a->reason != b->reason)
+		return "abort reason";
+	for (i = 0; i < __BPF_ABORT_MAX; i++)
+		if (a->aborts[i] != b->aborts[i])
+			return "abort counters";
+	if (a->out_len != b->out_len || memcmp(a->out, b->out, a->out_len))
+		return "packet/memory bytes";
+	if (memcmp(&a->ctx_out, &b->ctx_out, sizeof(a->ctx_out)))
+		return "ctx_out";
+	if (memcmp(a->arena, b->arena, sizeof(a->arena)))
+		return "array map values";
+	if (a->nr_keys != b->nr_keys || memcmp(a->keys, b->keys, sizeof(a->keys)) ||
+	    memcmp(a->vals, b->vals, sizeof(a->vals)))
+		return "hash map contents";
+	if (memcmp(&a->ri, &b->ri, sizeof(a->ri)))
+		return "redirect info";
+	if (a->trace_len != b->trace_len || memcmp(a->trace, b->trace, a->trace_len))
+		return "trace output";
+	return NULL;
+}
+
+/* the checked program, for the report of a difference */
+static void diff_dump(const struct bpf_prog *prog)
+{
+	u32 i;
+
+	for (i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insnsi[i];
+
+		fprintf(stderr, "  %3u: code %02x dst r%u src r%u off %d imm %d\n", i, insn->code,
+			insn->dst_reg, insn->src_reg, insn->off, insn->imm);
+	}
+}
+
+static void diff_run(struct bpf_prog *prog, u8 flags, u8 sel)
+{
+	static struct diff_state start, a, a2, b;
+	u8 *mem = malloc(sel ? sel : 1), *mem2 = malloc(sel ? sel : 1);
+	const char *what;
+	char drain[256];
+
+	fuzz_assert(mem && mem2, "malloc");
 	while (bpf_trace_pipe_read(drain, sizeof(drain)))
 		;
 	diff_snap_maps(&start);
-	diff_one(prog, flags, sel, false, &a);
+	diff_one(prog, flags, sel, false, &a, mem);
 	diff_restore_maps(&start);
-	diff_one(prog, flags, sel, true, &b);
-	if (diff_uses_clock(prog))
-		return;
-	fuzz_assert(a.ret == b.ret, "interp r0 %#llx, jit %#llx", (unsigned long long)a.ret,
-		    (unsigned long long)b.ret);
-	fuzz_assert(a.reason == b.reason, "interp abort %u, jit %u", a.reason, b.reason);
-	for (i = 0; i < __BPF_ABORT_MAX; i++)
-		fuzz_assert(a.aborts[i] == b.aborts[i], "abort counter %u: %llu vs %llu", i,
-			    (unsigned long long)a.aborts[i], (unsigned long long)b.aborts[i]);
-	fuzz_assert(a.out_len == b.out_len && !memcmp(a.out, b.out, a.out_len),
-		    "packet/memory bytes differ (len %u vs %u)", a.out_len, b.out_len);
-	fuzz_assert(!memcmp(&a.ctx_out, &b.ctx_out, sizeof(a.ctx_out)), "ctx_out differs");
-	fuzz_assert(!memcmp(a.arena, b.arena, sizeof(a.arena)), "array map values differ");
-	fuzz_assert(a.nr_keys == b.nr_keys && !memcmp(a.keys, b.keys, sizeof(a.keys)) &&
-		    !memcmp(a.vals, b.vals, sizeof(a.vals)), "hash map contents differ");
-	fuzz_assert(!memcmp(&a.ri, &b.ri, sizeof(a.ri)), "redirect info differs");
-	fuzz_assert(a.trace_len == b.trace_len && !memcmp(a.trace, b.trace, a.trace_len),
-		    "trace output differs");
+	diff_one_moved(prog, flags, sel, &a2, mem2);
+	diff_restore_maps(&start);
+	diff_one(prog, flags, sel, true, &b, mem);
+	free(mem);
+	free(mem2);
+	if (diff_uses_clock(prog) || diff_what(&a, &a2))
+		return;	/* depends on the clock or on addresses */
+	what = diff_what(&a, &b);
+	if (what) {
+		diff_dump(prog);
+		fuzz_bug("interpreter and JIT differ in %s: r0 %#llx vs %#llx, abort %u vs %u",
+			 what, (unsigned long long)a.ret, (unsigned long long)b.ret, a.reason,
+			 b.reason);
+	}
 }
 
 static const u8 valid_codes[] = {
