@@ -3,8 +3,9 @@
 # Soak (issue 8): the veth-bulk and dsa-cb topologies and generic XDP, each
 # in its own uxdp process, at full rate with random frame sizes and ~1 %
 # malformed frames (gen `size MIN-MAX malformed 1`), in three segments per
-# topology (`run` lines, knobs varied between them). Under the ASan+UBSan
-# build a sanitizer report aborts uxdp and fails the test; at exit LSan
+# topology (`run` lines, knobs varied between them, the last one with two
+# workers). Under the ASan+UBSan build a sanitizer report aborts uxdp and
+# fails the test; at exit LSan
 # checks the heap and UXDP_LEAK_CHECK=1 makes uxdp check that every slab
 # object and page came back. Per segment (uxdp -j run, read with jq):
 #  - every device with a program gave each received frame one verdict;
@@ -118,7 +119,10 @@ script() {	# script NAME: the whole script on stdout
 	for k in $knobs; do
 		s=$((s + 1))
 		echo "$k"
-		echo "run ${SEG_MS}ms label \"$1 segment $s\""
+		# the last segment with two workers (NAPI instances on two threads)
+		w=
+		[ $s -eq $SEGS ] && w=" workers 2"
+		echo "run ${SEG_MS}ms label \"$1 segment $s\"$w"
 		echo "stats drops"
 	done
 	unset IFS
