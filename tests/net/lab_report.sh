@@ -47,7 +47,7 @@ grep -q 'throughput.svg' "$T/r/summary.md" || fail "summary.md does not show the
 
 # 2. two scripts, named after their files; early stop at a loose precision,
 # checked from the fifth round with one generation, from the end of the
-# eighth generation with --respawn (fresh processes every 2 rounds)
+# twelfth generation with --respawn (fresh processes every 2 rounds)
 cp "$EX/veth-bulk-ab.uxdp" "$T/a.uxdp"
 sed 's/xdp_batch 16/xdp_batch 0/' "$EX/veth-bulk-ab.uxdp" >"$T/b.uxdp"
 "$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.05 --respawn 0 --metric mpps \
@@ -56,10 +56,10 @@ jq -e '([.variants[].name] == ["a", "b"]) and .stopped_early and .rounds == 5
 	and .precision == 0.9 and .metric == "mpps" and .respawn == 0
 	and (.variants[1].mpps_cpu_ratio.est | type == "number")' "$T/ab.json" >/dev/null \
 	|| fail "two scripts: $(cat "$T/ab.json")"
-"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 20 --time 0.05 --respawn 2 --warmup 1 \
+"$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 30 --time 0.05 --respawn 2 --warmup 1 \
 	--trim 10% --precision 90% >"$T/gen.json" || fail "uxdp ab --respawn"
-jq -e '.stopped_early and .rounds == 16 and .generations == 8 and .trim == 0.1
-	and .generation == [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7]
+jq -e '.stopped_early and .rounds == 24 and .generations == 12 and .trim == 0.1
+	and .generation == [range(0; 24) | (. / 2 | floor)] and .analysed_rounds == 24
 	and .warmup_rounds == 1' "$T/gen.json" >/dev/null \
 	|| fail "generations: $(cat "$T/gen.json")"
 "$UXDP" -j ab "$T/a.uxdp" "$T/b.uxdp" --rounds 1000 --time 0.05 --max-time 2 >"$T/mt.json" \

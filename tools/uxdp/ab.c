@@ -65,7 +65,7 @@
 #define AB_MAX_VARIANTS		8
 #define AB_MAX_ROUNDS		5000
 #define AB_MIN_ROUNDS		5
-#define AB_MIN_GENERATIONS	8	/* before --precision may stop a run with generations */
+#define AB_MIN_GENERATIONS	12	/* before --precision may stop a run with generations */
 #define AB_ROUND_TRIES		20	/* runs of a round that saw no packet, at most */
 #define AB_MAX(a, b)		((a) > (b) ? (a) : (b))
 #define AB_INSNS_BASE		2000	/* frames of the baseline callgrind run */
@@ -560,12 +560,15 @@ struct ab_run {
 	unsigned int warmup;		/* warm-up rounds per variant and generation */
 	unsigned int generations;
 	unsigned int *gen;		/* per round: its generation */
+	unsigned int *blk;		/* per round: its block, two generations (gen / 2) */
 	double trim;			/* of the paired log ratios, each end */
 	double max_time;		/* stop after this many seconds (0: no limit) */
 	bool stopped_early;
 	uint64_t count;
 	const char *vary;
 };
+
+static unsigned int ab_used(const struct ab_run *r, unsigned int n);
 
 static void write_json(FILE *f, const struct ab_run *r)
 {
@@ -581,8 +584,8 @@ static void write_json(FILE *f, const struct ab_run *r)
 			r->stopped_early ? "true" : "false", STATS_RESAMPLES,
 			(unsigned long long)STATS_SEED);
 	if (r->metric != AB_INSNS) {
-		fprintf(f, "\"respawn\":%u,\"generations\":%u,\"generation\":[", r->respawn,
-			r->generations);
+		fprintf(f, "\"respawn\":%u,\"generations\":%u,\"analysed_rounds\":%u,"
+			"\"generation\":[", r->respawn, r->generations, ab_used(r, r->rounds));
 		for (unsigned int k = 0; k < r->rounds; k++)
 			fprintf(f, "%s%u", k ? "," : "", r->gen[k]);
 		fputs("],", f);
@@ -762,7 +765,8 @@ static int write_report(const char *dir, const struct ab_run *r)
 			r->elapsed, r->metric == AB_MPPS_CPU ?
 			"packets per CPU-second of the worker threads" : r->metric == AB_MPPS ?
 			"packets per wall-clock second" : "generic XDP hook latency",
-			r->trim * 100, r->respawn && r->generations > 1 ? "generations" : "rounds",
+			r->trim * 100, r->respawn && r->generations > 3 ?
+			"blocks of two generations (one spawned in each order)" : "rounds",
 			STATS_RESAMPLES);
 	print_text(f, r, true);
 	if (r->metric != AB_INSNS)
@@ -847,14 +851,30 @@ static double now_s(void)
 }
 
 /*
+ * Rounds the ratio uses out of @n: with generations, whole blocks of two
+ * (one spawned A first, one B first: the order the processes were forked in
+ * was worth up to 5 % in one A/B run, alternating generation by generation)
+ * once there are two; the rounds of an unfinished block are left out.
+ */
+static unsigned int ab_used(const struct ab_run *r, unsigned int n)
+{
+	unsigned int blk = 2 * r->respawn;
+
+	if (!r->respawn || n / blk < 2)
+		return n;
+	return n / blk * blk;
+}
+
+/*
  * Ratios against variant 0; true if every CI is tighter than @precision.
  * @final: the report's analysis; the checks during the run (!@final) use
  * fewer resamples and skip the secondary metric, to keep the rounds going.
  */
 static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 {
-	const unsigned int *gen = r->respawn ? r->gen : NULL;
+	const unsigned int *blk = r->respawn ? r->blk : NULL;
 	unsigned int resamples = final ? STATS_RESAMPLES : STATS_RESAMPLES / 4;
+	unsigned int nu = ab_used(r, variants[0].n);
 	bool tight = true;
 
 	for (unsigned int i = 0; i < nr_variants; i++) {
@@ -865,7 +885,7 @@ static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 			v->mean_ci = (struct stats_ci){ v->n, v->sum.mean, v->sum.mean, v->sum.mean };
 		if (!i)
 			continue;
-		if (stats_paired_ci(variants[0].v, v->v, gen, v->n, r->trim, resamples,
+		if (stats_paired_ci(variants[0].v, v->v, blk, nu, r->trim, resamples,
 				    STATS_SEED, &v->ratio)) {
 			snprintf(v->verdict, sizeof(v->verdict),
 				 "no ratio: a round of %s or %s measured 0%s", variants[0].name, v->name,
@@ -881,7 +901,7 @@ static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 				      "faster");
 		tight &= stats_ci_halfwidth(&v->ratio) < precision;
 		if (final && metric_tput(metric) &&
-		    stats_paired_ci(variants[0].alt, v->alt, gen, v->n, r->trim, STATS_RESAMPLES,
+		    stats_paired_ci(variants[0].alt, v->alt, blk, nu, r->trim, STATS_RESAMPLES,
 				    STATS_SEED, &v->alt_ratio))
 			v->alt_ratio = (struct stats_ci){ 0 };
 	}
@@ -927,7 +947,7 @@ static bool ab_check_due(const struct ab_run *r)
 	unsigned int n = r->rounds + 1;
 
 	if (r->respawn)
-		return n % r->respawn == 0 && n / r->respawn >= AB_MIN_GENERATIONS;
+		return n % (2 * r->respawn) == 0 && n / r->respawn >= AB_MIN_GENERATIONS;
 	return n >= AB_MIN_ROUNDS && (n < 100 || n % (n / 20) == 0);
 }
 
@@ -937,6 +957,7 @@ static int ab_rounds(struct ab_run *r)
 		if ((!r->rounds || (r->respawn && r->rounds % r->respawn == 0)) && ab_generation(r))
 			return 1;
 		r->gen[r->rounds] = r->generations - 1;
+		r->blk[r->rounds] = (r->generations - 1) / 2;
 		/* A B, then B A: a "first in the round" effect hits every variant alike */
 		for (unsigned int j = 0; j < nr_variants; j++) {
 			unsigned int i = r->rounds & 1 ? nr_variants - 1 - j : j;
@@ -1205,8 +1226,12 @@ int do_ab(int argc, char **argv)
 			return 1;
 	}
 	r.gen = calloc(r.max_rounds, sizeof(*r.gen));
-	if (!r.gen)
+	r.blk = calloc(r.max_rounds, sizeof(*r.blk));
+	if (!r.gen || !r.blk) {
+		free(r.gen);
+		free(r.blk);
 		return 1;
+	}
 	if (r.metric == AB_INSNS) {
 		ret = ab_insns(r.count);
 	} else {
@@ -1231,5 +1256,6 @@ int do_ab(int argc, char **argv)
 		variants[i] = (struct ab_variant){ 0 };
 	}
 	free(r.gen);
+	free(r.blk);
 	return ret;
 }
