@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fwd_bench.sh: IPv4 forwarding rate between two network namespaces through
+# a router namespace R, for several routers measured with the same generator
+# in the same run (issue 7's benchmark):
+#
+#   ns A: generator ─veth─ ns R: ROUTER ─veth─ ns B: counted at its interface
+#
+# ROUTER is `kernel` (R's own stack: addresses on both veth ends,
+# ip_forward=1) or a uxdp link kind that takes `dev IFNAME` (afpacket,
+# afxdp, ...), optionally with its arguments: -r "afxdp mode copy". uxdp
+# then runs in R with one such device on each veth end and IPv4 forwarding
+# (tests/net/router_afpacket.sh's script). Adding a router kind is one -r.
+#
+# The generator is uxdp in A: a gen device (SIZE-byte UDP frames to
+# 198.19.0.3, flows over 64 source ports) whose XDP program (xdp_action's
+# xdp_redirect_dev, bpf_redirect()) sends every frame into an afpacket device
+# on A's veth (PACKET_QDISC_BYPASS tx ring).
+# 198.19.0.3 is not B's address: B's kernel drops the frames after counting
+# them at its interface (no replies). The kernel has no pktgen here (no
+# modules), hence uxdp.
+#
+# Each round runs every router once, in the order given; rounds interleave
+# so machine load drifts hit all routers alike. Per router and round:
+# packets counted at B's interface over the measuring window (after 1 s of
+# warm-up) / window = pps; CPU seconds in that window of the router process
+# (uxdp routers), of the generator, and the machine's softirq time (where
+# the kernel router does its work, on the generator's CPU). The summary
+# gives the median pps, its ratio to the first router (the kernel by
+# default), and median CPU.
+#
+# Usage: fwd_bench.sh [-d SECS] [-s SIZE] [-n ROUNDS] [-w WORKERS] [-r ROUTER]...
+#                     [-o JSON] UXDP PROGS_DIR
+#   defaults: -d 5 -s 64 -n 3 -w 1 -r kernel -r afpacket
+# Needs root (namespaces, AF_PACKET). Bounded: every uxdp run has a duration.
+set -u
+DUR=5 SIZE=64 ROUNDS=3 WORKERS=1 OUT= ROUTERS=()
+while getopts "d:s:n:w:r:o:h" opt; do
+	case $opt in
+	d) DUR=$OPTARG ;;
+	s) SIZE=$OPTARG ;;
+	n) ROUNDS=$OPTARG ;;
+	w) WORKERS=$OPTARG ;;
+	r) ROUTERS+=("$OPTARG") ;;
+	o) OUT=$OPTARG ;;
+	*) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || { echo "usage: fwd_bench.sh [options] UXDP PROGS_DIR (-h)" >&2; exit 2; }
+UXDP=$(readlink -f "$1")
+PROGS=$(readlink -f "$2")
+[ ${#ROUTERS[@]} -gt 0 ] || ROUTERS=(kernel afpacket)
+
+. "$(dirname "$(readlink -f "$0")")/../../tests/net/netns_lib.sh"
+nl_init uxb
+nl_require_netns
+nl_require_cmd ethtool
+nl_router_topology
+T=$NL_TMP
+HZ=$(getconf CLK_TCK)
+DST=198.19.0.3
+
+# B's kernel counts and drops what is not its own address.
+ip -n "$NL_NS_B" neigh add $DST lladdr "$NL_MAC_B" dev "$NL_IF_B" nud permanent 2>/dev/null || true
+
+cpu_of() {	# utime+stime ticks of a PID and its threads
+	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+softirq_ticks() { awk '/^cpu / { print $8 }' /proc/stat; }
+b_rx() { nl_link_stat "$NL_NS_B" "$NL_IF_B" rx.packets; }
+
+kernel_router() {	# on|off
+	if [ "$1" = on ]; then
+		ip -n "$NL_NS_R" addr add 198.18.0.1/24 dev "$NL_IF_R0"
+		ip -n "$NL_NS_R" addr add 198.19.0.1/24 dev "$NL_IF_R1"
+		ip -n "$NL_NS_R" neigh replace $DST lladdr "$NL_MAC_B" dev "$NL_IF_R1" nud permanent
+		ip netns exec "$NL_NS_R" sysctl -qw net.ipv4.ip_forward=1 \
+			net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+	else
+		ip netns exec "$NL_NS_R" sysctl -qw net.ipv4.ip_forward=0
+		ip -n "$NL_NS_R" addr flush dev "$NL_IF_R0"
+		ip -n "$NL_NS_R" addr flush dev "$NL_IF_R1"
+	fi
+}
+
+uxdp_router_script() {	# KIND [ARGS...]
+	local kind=$1
+	shift
+	cat <<EOF
+link add r0 type $kind dev $NL_IF_R0 $* $([ "$WORKERS" -gt 1 ] && echo "queues $WORKERS")
+link add r1 type $kind dev $NL_IF_R1 $* $([ "$WORKERS" -gt 1 ] && echo "queues $WORKERS")
+addr add 198.18.0.1/24 dev r0
+addr add 198.19.0.1/24 dev r1
+neigh add $DST lladdr $NL_MAC_B dev r1
+sysctl net.ipv4.ip_forward=1
+run $((DUR + 4))s workers $WORKERS
+EOF
+}
+
+cat >"$T/gen.uxdp" <<EOF
+link add g0 type gen size $SIZE proto udp src 198.18.0.2 dst $DST sport 1-64 dport 9 src_mac $NL_MAC_A dst_mac $NL_MAC_R0
+link add a0 type afpacket dev $NL_IF_A
+link set dev g0 xdp obj $PROGS/xdp_action.o name xdp_redirect_dev
+map update xdp_action:cfg key 01000000 value dev a0
+run $((DUR + 2))s
+EOF
+
+# one measurement: prints "pps router_cpu_s gen_cpu_s softirq_s"
+measure() {	# ROUTER
+	local router=$1 rpid= gpid rx0 rx1 r0 r1 g0 g1 s0 s1 t0 t1
+	if [ "$router" = kernel ]; then
+		kernel_router on
+	else
+		# shellcheck disable=SC2086
+		uxdp_router_script $router >"$T/router.uxdp"
+		nl_bg "$NL_NS_R" "$T/router.json" "$UXDP" -q -j run "$T/router.uxdp"
+		rpid=$NL_BG_PID
+		nl_wait_for 10 bash -c "! kill -0 $rpid 2>/dev/null || [ \$(ip netns exec $NL_NS_R cat /proc/net/packet /proc/net/xdp 2>/dev/null | grep -vc '^sk') -ge 2 ]"
+		kill -0 "$rpid" 2>/dev/null || { echo "router $router: uxdp failed: $(cat "$T/router.json.err")" >&2; return 1; }
+		sleep 0.5
+	fi
+	nl_bg "$NL_NS_A" "$T/gen.json" "$UXDP" -q -j run "$T/gen.uxdp"
+	gpid=$NL_BG_PID
+	sleep 1
+	rx0=$(b_rx); g0=$(cpu_of "$gpid"); s0=$(softirq_ticks); r0=0
+	[ -n "$rpid" ] && r0=$(cpu_of "$rpid")
+	t0=$(date +%s.%N)
+	sleep "$DUR"
+	rx1=$(b_rx); g1=$(cpu_of "$gpid"); s1=$(softirq_ticks); r1=0
+	[ -n "$rpid" ] && r1=$(cpu_of "$rpid")
+	t1=$(date +%s.%N)
+	nl_wait_pid "$gpid" 30 || echo "generator: exit $? $(cat "$T/gen.json.err")" >&2
+	if [ -n "$rpid" ]; then
+		nl_wait_pid "$rpid" 30 || echo "router $router: exit $? $(cat "$T/router.json.err")" >&2
+	else
+		kernel_router off
+	fi
+	awk -v rx=$((rx1 - rx0)) -v t="$t0 $t1" -v r=$((r1 - r0)) -v g=$((g1 - g0)) \
+	    -v s=$((s1 - s0)) -v hz="$HZ" 'BEGIN { split(t, a, " "); w = a[2] - a[1];
+		printf "%.0f %.2f %.2f %.2f\n", rx / w, r / hz, g / hz, s / hz }'
+}
+
+echo "fwd_bench: $SIZE B UDP, ${DUR} s windows, $ROUNDS rounds, $WORKERS worker(s); routers: ${ROUTERS[*]}"
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), kernel $(uname -r)"
+: >"$T/results"
+for round in $(seq 1 "$ROUNDS"); do
+	for i in "${!ROUTERS[@]}"; do
+		res=$(measure "${ROUTERS[$i]}") || res="0 0 0 0"
+		echo "$i $res" >>"$T/results"
+		printf "  round %d  %-22s %12s pps  router %5s s  gen %5s s  softirq %5s s\n" \
+			"$round" "${ROUTERS[$i]}" $res
+	done
+done
+
+# median per router, ratio to the first
+summary=$(for i in "${!ROUTERS[@]}"; do
+	awk -v i="$i" '$1 == i { print $2, $3, $4, $5 }' "$T/results" | sort -n | awk -v i="$i" \
+		'{ a[NR] = $0 } END { m = a[int((NR + 1) / 2)]; print i, m }'
+done)
+base=$(echo "$summary" | awk 'NR == 1 { print $2 }')
+echo
+printf "%-24s %12s %8s %10s %8s %10s %12s\n" router "median pps" "vs 1st" "router s" "gen s" "softirq s" "CPU us/pkt"
+json="{\"size\":$SIZE,\"duration_s\":$DUR,\"rounds\":$ROUNDS,\"workers\":$WORKERS,\"results\":["
+sep=
+while read -r i pps rcpu gcpu scpu; do
+	ratio=$(awk -v a="$pps" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+	# router + generator processes + softirq, per forwarded packet
+	uspp=$(awk -v p="$pps" -v d="$DUR" -v c="$rcpu $gcpu $scpu" 'BEGIN { split(c, x, " ");
+		printf "%.2f", (p > 0 ? (x[1] + x[2] + x[3]) / (p * d) * 1e6 : 0) }')
+	printf "%-24s %12s %7sx %10s %8s %10s %12s\n" "${ROUTERS[$i]}" "$pps" "$ratio" "$rcpu" "$gcpu" "$scpu" "$uspp"
+	all=$(awk -v i="$i" '$1 == i { printf "%s%s", s, $2; s = "," }' "$T/results")
+	json+="$sep{\"router\":\"${ROUTERS[$i]}\",\"median_pps\":$pps,\"ratio\":$ratio,\"pps\":[$all],"
+	json+="\"router_cpu_s\":$rcpu,\"gen_cpu_s\":$gcpu,\"softirq_s\":$scpu,\"cpu_us_per_pkt\":$uspp}"
+	sep=,
+done <<<"$summary"
+json+="]}"
+[ -n "$OUT" ] && echo "$json" >"$OUT"
+exit 0
