@@ -6,7 +6,9 @@
  * a script. To keep each input short, the harness rewrites what would make
  * it run for long: a `run ...` line becomes `run count 16` followed by its
  * options, and the value after a `rate` word becomes 0 (as fast as
- * possible). Every device and object a script made must be gone after it.
+ * possible). The word after `out` (a pcap device's file) becomes
+ * /dev/null, so that no input writes files. Every device and object a
+ * script made must be gone after it.
  *
  * Kernel: none (iproute2's batch mode is the model of the scripts)
  */
@@ -29,7 +31,8 @@ int uxdp_tool_main(int argc, char **argv);
 
 static int memfd = -1, devnull = -1, saved_out = -1;
 static char memfd_path[64];
-static char out[SCRIPT_MAX_SIZE * 2 + 64];
+/* rewrite_line() grows a line at most 13/4 times ("run\n" -> "run count 16\n") */
+static char out[SCRIPT_MAX_SIZE * 4 + 64];
 
 static int fuzz_quiet(enum uxdp_print_level level, const char *fmt, va_list ap)
 {
@@ -77,7 +80,7 @@ static size_t rewrite_line(const char *l, size_t n, char *o)
 {
 	const char *tok[SCRIPT_MAX_SIZE / 2];
 	size_t tlen[SCRIPT_MAX_SIZE / 2], nt = 0, i = 0, w = 0, first = 0, k;
-	bool zero_next = false;
+	bool zero_next = false, null_next = false;
 
 	while (i < n && nt < ARRAY_SIZE(tok)) {
 		while (i < n && is_blank(l[i]))
@@ -102,9 +105,16 @@ static size_t rewrite_line(const char *l, size_t n, char *o)
 			zero_next = false;
 			continue;
 		}
+		if (null_next) {
+			w += sprintf(o + w, "/dev/null");
+			null_next = false;
+			continue;
+		}
 		memcpy(o + w, tok[k], tlen[k]);
 		w += tlen[k];
 		zero_next = tlen[k] == 4 && !memcmp(tok[k], "rate", 4);
+		/* a pcap device's `out FILE` would create or truncate any file */
+		null_next = tlen[k] == 3 && !memcmp(tok[k], "out", 3);
 	}
 	o[w++] = '\n';
 	return w;
