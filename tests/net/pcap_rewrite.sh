@@ -138,8 +138,8 @@ script() {	# $1: xdp|xdpgeneric, $2: tx|redirect, $3: input, $4: output
 		echo "map update xdp_rewrite_addr:tx_port key 00 00 00 00 value dev out0"
 	fi
 	echo "$MAP"
-	# ends when the capture is consumed, long before 60 s
-	echo "run 60s"
+	# no duration: the run ends when the capture is consumed
+	echo "run"
 	echo "stats drops"
 }
 

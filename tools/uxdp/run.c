@@ -2,10 +2,12 @@
 /*
  * Script commands that drive and report:
  *
- *   run DURATION | run count N  [workers N] [label TEXT] [measure DEV]
+ *   run [DURATION | count N]  [workers N] [label TEXT] [measure DEV]
  *   stats [dev NAME] [maps] [drops]
  *
- * DURATION is 5s, 500ms, 2m or a number of seconds. `run` zeroes the
+ * DURATION is 5s, 500ms, 2m or a number of seconds; without a duration or
+ * a count the run lasts until every generator is done (a gen `count`, a
+ * pcap capture read to its end). `run` zeroes the
  * device counters, runs the datapath and prints per-device counters, rates
  * and XDP verdicts; `stats` prints them again for one device with its
  * driver counters (ethtool -S), the map rates (the first u64 of each value
@@ -424,8 +426,11 @@ static int cmd_run(int argc, char **argv)
 		i = 2;
 	} else if (argc >= 1 && !parse_duration(argv[0], &o.duration_ns)) {
 		i = 1;
+	} else if (!argc || !strcmp(argv[0], "workers") || !strcmp(argv[0], "label") ||
+		   !strcmp(argv[0], "measure") || !strcmp(argv[0], "latency")) {
+		i = 0;	/* until the generators are done */
 	} else {
-		script_err("usage: run DURATION | run count N [workers N] [label TEXT] [measure DEV] [latency]");
+		script_err("usage: run [DURATION | count N] [workers N] [label TEXT] [measure DEV] [latency]");
 		return EXIT_USAGE;
 	}
 	for (; i < argc; i += 2) {
@@ -690,7 +695,7 @@ int run_leak_check(void)
 }
 
 const struct script_cmd run_cmds[] = {
-	{ "run", cmd_run, "run DURATION | run count N [workers N] [label TEXT] [measure DEV] [latency]" },
+	{ "run", cmd_run, "run [DURATION | count N] [workers N] [label TEXT] [measure DEV] [latency]" },
 	{ "stats", cmd_stats, "stats [dev NAME] [maps] [drops]" },
 	{ 0 }
 };
