@@ -166,6 +166,7 @@ static void xdp_tx_roundtrip(bool vlan)
 	}
 	close(fd);
 	uxdp_link_del_all();
+	uxdp_bpf_object_close(p.obj);
 }
 
 START_TEST(xdp_tx_through_rings)

@@ -133,6 +133,7 @@ static void roundtrip(const char *args)
 	close(fd);
 	ck_assert_int_eq(uxdp_link_del("t0"), 0);
 	ck_assert_int_eq(if_nametoindex("uxput0"), 0);
+	uxdp_bpf_object_close(p.obj);
 }
 
 START_TEST(xdp_tx_through_tap)
