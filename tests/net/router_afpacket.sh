@@ -12,15 +12,19 @@
 # exactly with the kernel interface at the other end of its wire (rx == the
 # peer's tx, tx == the peer's rx); what the router received it sent or
 # dropped with a reason.
-# Usage: router_afpacket.sh UXDP PROGS_DIR [QUEUES]
+# With OFFLOAD=csum, A's and B's veths keep tx checksum offload on (TSO/GSO
+# off): their TCP/UDP frames reach uxdp CHECKSUM_PARTIAL and only get a valid
+# checksum because the driver completes it (rx_csum_completed > 0).
+# Usage: router_afpacket.sh UXDP PROGS_DIR [QUEUES [OFFLOAD]]
 # Skips (77) without root, namespaces or AF_PACKET.
 set -u
 UXDP=$1
 PROGS=$2
 QUEUES=${3:-1}
+OFFLOAD=${4:-none}
 . "$(dirname "$0")/netns_lib.sh"
 
-nl_init "uxpa$QUEUES"
+nl_init "uxpa$QUEUES${OFFLOAD:0:1}"
 nl_require_netns
 nl_require_cmd socat ethtool python3 ping ss
 python3 -c 'import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW).close()' 2>/dev/null ||
@@ -29,6 +33,10 @@ python3 -c 'import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW).clos
 RUN_S=${UXDP_TEST_RUN_S:-14}
 nl_router_topology
 T=$NL_TMP
+if [ "$OFFLOAD" = csum ]; then
+	ip netns exec "$NL_NS_A" ethtool -K "$NL_IF_A" tx on >/dev/null
+	ip netns exec "$NL_NS_B" ethtool -K "$NL_IF_B" tx on >/dev/null
+fi
 
 cat >"$T/router.uxdp" <<EOF
 link add r0 type afpacket dev $NL_IF_R0 queues $QUEUES
@@ -107,4 +115,8 @@ nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b"
 jq -e '(.devices.r0.rx_packets + .devices.r1.rx_packets) ==
 	(.devices.r0.tx_packets + .devices.r1.tx_packets + .devices.r0.drops_total + .devices.r1.drops_total)' \
 	"$J" >/dev/null || nl_fail "router: received != sent + dropped: $(jq -c .devices "$J")"
-echo "PASS: router_afpacket (queues $QUEUES): ping, 4 MiB TCP byte-exact, UDP 9999 dropped (50), 9998 passed (50), wires conserved"
+if [ "$OFFLOAD" = csum ]; then
+	jq -e '.devices.r0.driver_stats.rx_csum_completed > 0 and .devices.r1.driver_stats.rx_csum_completed > 0' \
+		"$J" >/dev/null || nl_fail "no CHECKSUM_PARTIAL frame completed: $(jq -c '.devices[].driver_stats' "$J")"
+fi
+echo "PASS: router_afpacket (queues $QUEUES, offload $OFFLOAD): ping, 4 MiB TCP byte-exact, UDP 9999 dropped (50), 9998 passed (50), wires conserved"
