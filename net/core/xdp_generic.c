@@ -498,7 +498,10 @@ u32 netif_receive_generic_xdp(struct sk_buff **pskb, struct xdp_buff *xdp,
 			err = netif_skb_check_for_xdp(pskb, xdp_prog);
 		}
 		if (unlikely(err)) {
-			netdev_xdp_count_verdict(dev, XDP_DROP);
+			/*
+			 * Dropped before the program ran: a device drop with
+			 * its reason, not a verdict (veth's copy failure too).
+			 */
 			dev_count_drop(dev, NETDEV_DROP_SKB_COPY, 1);
 			kfree_skb_reason(*pskb, SKB_DROP_REASON_NOMEM);
 			return XDP_DROP;

@@ -138,9 +138,9 @@ PAIRED_DEV='["SKB_COPY","TX_NOT_SUPP","PEER_DOWN","PEER_MISSING"]'
 check_run() {	# check_run JSON RUN LABEL
 	R=".runs[$2]"
 	# each device with a program: received = aborted + drop + pass + tx +
-	# redirect (+ for generic XDP the frames gen could not build an skb
-	# for: dropped before the hook, SKB_ALLOC; a failed copy for the hook
-	# is the hook's XDP_DROP, as do_xdp_generic() returns, and SKB_COPY)
+	# redirect + what was dropped before the program ran: skbs that could
+	# not be copied for it (SKB_COPY: veth, generic XDP) and, for generic
+	# XDP on gen, frames gen could not build an skb for (SKB_ALLOC)
 	v=$(jq -r "$R as \$r | [\$r.devices | to_entries[] | select((.value.xdp | add) > 0)
 		| select(.value.rx_packets != (.value.xdp | .aborted + .drop + .pass + .tx + .redirect)
 			+ ([\$r.drops[.key][]? | select(.reason as \$k | $PRE_PROG | index(\$k))
@@ -191,8 +191,8 @@ check_run() {	# check_run JSON RUN LABEL
 # ---- run each topology ----------------------------------------------------
 
 for topo in veth dsa generic; do
-	PRE_PROG='[]'
-	[ $topo = generic ] && PRE_PROG='["SKB_ALLOC"]'
+	PRE_PROG='["SKB_COPY"]'
+	[ $topo = generic ] && PRE_PROG='["SKB_COPY","SKB_ALLOC"]'
 	script $topo > "$T/$topo.uxdp"
 	try=1
 	while :; do

@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/slab.h>
 #include <net/rtnetlink.h>
 #include <net/xdp_generic.h>
 #include <uxdp/uxdp_bpf.h>
@@ -557,6 +558,32 @@ START_TEST(drop_aborted_invalid_counted)
 }
 END_TEST
 
+/* A failed copy drops the skb before the program: SKB_COPY, no verdict. */
+START_TEST(copy_failure_dropped_before_program)
+{
+	u64 drops[NETDEV_DROP_MAX], xdp[NETDEV_XDP_STAT_MAX];
+	struct sk_buff *skb;
+	u64 before;
+
+	attach("xdp_generic_probe");
+	cfg(0, XDP_PASS);
+	before = seen(0);
+	skb = mk_skb(256, 1500, 128, 4096);	/* non-linear: linearised first */
+	uxdp_fault_fail_nth(UXDP_FAULT_SLAB, 1);
+	uxdp_fault_fail_nth(UXDP_FAULT_PAGE, 1);
+	ck_assert_int_eq(netif_receive_skb(skb), NET_RX_DROP);
+	uxdp_fault_clear();
+	ck_assert_int_eq(rx_cap.n, 0);
+	ck_assert_uint_eq(seen(0), before);	/* the program did not run */
+	dev_get_drop_stats(tdev, drops);
+	dev_get_xdp_stats(tdev, xdp);
+	ck_assert_uint_eq(drops[NETDEV_DROP_SKB_COPY], 1);
+	for (int i = 0; i < NETDEV_XDP_STAT_MAX; i++)
+		ck_assert_uint_eq(xdp[i], 0);
+	ck_assert_uint_eq(skb_live_count(), 0);
+}
+END_TEST
+
 START_TEST(tx_same_device_l2_frame)
 {
 	attach("xdp_generic_probe");
@@ -847,6 +874,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, l2_swap_macs_otherhost);
 	tcase_add_test(tc, metadata_set_on_pass);
 	tcase_add_test(tc, drop_aborted_invalid_counted);
+	tcase_add_test(tc, copy_failure_dropped_before_program);
 	tcase_add_test(tc, tx_same_device_l2_frame);
 	tcase_add_test(tc, tx_device_down_dropped);
 	tcase_add_test(tc, redirect_ifindex);
