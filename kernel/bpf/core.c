@@ -7,8 +7,16 @@
  * (kernel/bpf/verifier.c), which validates it, resolves map references and
  * helper ids, rewrites struct xdp_md accesses and marks every memory access
  * it could not prove safe with an internal "checked" opcode (see
- * <linux/bpf_verifier.h>). bpf_prog_select_runtime() then points
- * prog->bpf_func at the interpreter. Programs are reference counted
+ * <linux/bpf_verifier.h>). bpf_prog_select_runtime() then builds the
+ * interpreter's decoded image and, when net.core.bpf_jit_enable is 1 (the
+ * default on x86-64; environment UXDP_BPF_JIT=0|1, `sysctl` in scripts),
+ * hands the program to bpf_int_jit_compile() (arch/x86/net/bpf_jit_comp.c),
+ * which points prog->bpf_func at native code with the same semantics and
+ * run-time checks, or leaves the interpreter and records why in
+ * aux->jit_reason (the kernel's fallback without
+ * CONFIG_BPF_JIT_ALWAYS_ON). The decoded image is kept either way:
+ * bpf_prog_run_interp() runs any program on the interpreter (differential
+ * tests, tail calls from interpreted programs). Programs are reference counted
  * (bpf_prog_inc/bpf_prog_put); the last put drops the map references the
  * program holds and frees it.
  *
@@ -42,9 +50,9 @@
  *
  * Roadmap:
  *   bpf_prog_alloc/bpf_prog_free/bpf_prog_inc/bpf_prog_put	lifecycle
- *   bpf_prog_select_runtime					bpf_func choice
+ *   bpf_prog_select_runtime, bpf_jit_enabled			bpf_func choice, JIT knob
  *   ___bpf_prog_run						the interpreter
- *   bpf_prog_run_xdp_interp, bpf_prog_run_raw			entries
+ *   bpf_prog_run_xdp_interp, bpf_prog_run_raw, bpf_prog_run_interp	entries
  *   uxdp_bpf_prog_aborts, uxdp_bpf_abort_reason_key/str		abort counters
  *
  * Kernel: kernel/bpf/core.c bpf_prog_alloc(), __bpf_prog_free(),
