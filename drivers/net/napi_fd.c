@@ -138,6 +138,10 @@ bool napi_fd_idle(struct napi_fd *nf, int work)
 	nf->idle = 0;
 	if (other_generator_active())
 		return false;
+	/* Scheduled from elsewhere while parked (dev_napi_schedule_all()): once on the list. */
+	for (unsigned int i = 0; i < nr_parked; i++)
+		if (parked[i] == nf)
+			return true;
 	parked[nr_parked++] = nf;
 	return true;
 }
