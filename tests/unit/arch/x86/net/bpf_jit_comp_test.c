@@ -630,6 +630,120 @@ START_TEST(test_subprog_and_ctx)
 }
 END_TEST
 
+/* may_goto, gotol, load-acquire/store-release: whatever the checker takes, both agree */
+START_TEST(test_misc_ops)
+{
+	struct bpf_insn may_goto[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_RAW_INSN(BPF_JMP | BPF_JCOND, 0, 0, 3, 0),	/* may_goto +3 */
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_JMP_REG(BPF_JNE, BPF_REG_0, BPF_REG_2, -4),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn gotol[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_RAW_INSN(BPF_JMP32 | BPF_JA, 0, 0, 0, 2),	/* gotol +2 */
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 100),
+		BPF_EXIT_INSN(),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_JMP_REG(BPF_JGT, BPF_REG_2, BPF_REG_0, -2),
+		BPF_RAW_INSN(BPF_JMP32 | BPF_JA, 0, 0, 0, -5),	/* gotol -5 */
+	};
+	struct bpf_insn acq_rel[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_2, -8),
+		BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+		BPF_RAW_INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_3, BPF_REG_2, 0, BPF_LOAD_ACQ),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, 5),
+		BPF_RAW_INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_10, BPF_REG_2, -8,
+			     BPF_STORE_REL),
+		BPF_LDX_MEM(BPF_W, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_3),
+		BPF_EXIT_INSN(),
+	};
+	struct {
+		const struct bpf_insn *insns;
+		u32 len;
+	} progs[] = {
+		{ may_goto, ARRAY_SIZE(may_goto) },
+		{ gotol, ARRAY_SIZE(gotol) },
+		{ acq_rel, ARRAY_SIZE(acq_rel) },
+	};
+	static const u64 inputs[] = { 0, 1, 5, 1000, 3000000, 9000000, (u64)-1 };
+	u32 p, k, loaded = 0;
+
+	bpf_jit_enable = 1;
+	for (p = 0; p < ARRAY_SIZE(progs); p++) {
+		struct bpf_prog *prog = load_prog(progs[p].insns, progs[p].len, BPF_PROG_TYPE_UNSPEC,
+						  log_buf, sizeof(log_buf), NULL);
+
+		if (!prog)
+			continue;
+		loaded++;
+		ck_assert_msg(prog->jited, "%s", prog->aux->jit_reason);
+		for (k = 0; k < ARRAY_SIZE(inputs); k++) {
+			u64 in = inputs[k];
+
+			run_raw_both(prog, &in, sizeof(in), NULL);
+		}
+		bpf_prog_put(prog);
+	}
+	ck_assert_msg(loaded == 3, "loaded %u: %s", loaded, log_buf);
+}
+END_TEST
+
+/*
+ * A JITed program's tail call into a program loaded with the knob at 0
+ * (no image) is a miss, counted as a tail call; the interpreter runs the
+ * same target (the documented difference; the kernel refuses the mix).
+ */
+START_TEST(test_tail_call_to_interpreted)
+{
+	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
+	struct bpf_insn caller[] = {
+		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 7),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn tgt_insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 42),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *jited, *interp, *tgt_jit, *tgt_interp;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 14);
+	jited = load_jit(caller, ARRAY_SIZE(caller), BPF_PROG_TYPE_XDP);
+	tgt_jit = load_jit(tgt_insns, ARRAY_SIZE(tgt_insns), BPF_PROG_TYPE_XDP);
+	bpf_jit_enable = 0;
+	interp = load_prog(caller, ARRAY_SIZE(caller), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf),
+			   NULL);
+	tgt_interp = load_prog(tgt_insns, ARRAY_SIZE(tgt_insns), BPF_PROG_TYPE_XDP, log_buf,
+			       sizeof(log_buf), NULL);
+	bpf_jit_enable = 1;
+	ck_assert(jited && tgt_jit && interp && tgt_interp);
+	ck_assert(!interp->jited && !tgt_interp->jited);
+	jt->ptrs[0] = tgt_jit;
+	ck_assert_uint_eq(bpf_prog_run(jited, &pkt.xdp), 42);
+	ck_assert_uint_eq(bpf_prog_run(interp, &pkt.xdp), 42);	/* interpreted -> JITed */
+	jt->ptrs[0] = tgt_interp;
+	ck_assert_uint_eq(bpf_prog_run(interp, &pkt.xdp), 42);
+	ck_assert_uint_eq(bpf_prog_run(jited, &pkt.xdp), 7);	/* JITed -> no image: a miss */
+	jt->ptrs[0] = NULL;
+	bpf_prog_put(jited);
+	bpf_prog_put(interp);
+	bpf_prog_put(tgt_jit);
+	bpf_prog_put(tgt_interp);
+	bpf_map_put(&jt->map);
+}
+END_TEST
+
 /* the knob off: the interpreter, and why */
 START_TEST(test_jit_disabled)
 {
@@ -677,6 +791,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_call_depth);
 	tcase_add_test(tc, test_tail_call_stack);
 	tcase_add_test(tc, test_subprog_and_ctx);
+	tcase_add_test(tc, test_misc_ops);
+	tcase_add_test(tc, test_tail_call_to_interpreted);
 	tcase_add_test(tc, test_jit_disabled);
 	suite_add_tcase(s, tc);
 	return s;
