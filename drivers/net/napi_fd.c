@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <linux/netdevice.h>
@@ -88,10 +89,22 @@ static void napi_fd_wake(int timeout_ms)
 	/* Schedule the ready ones (on this worker) and keep the others parked. */
 	nr_parked = 0;
 	for (i = 0; i < n; i++) {
-		if (pfd[i].revents)
-			napi_schedule(parked[i]->napi);
-		else
+		if (!pfd[i].revents) {
 			parked[nr_parked++] = parked[i];
+			continue;
+		}
+		/*
+		 * A socket error (ENETDOWN: the interface went down or away)
+		 * stays POLLERR until read: take it, so that the driver's poll
+		 * looks once and the next poll(2) sleeps again.
+		 */
+		if (pfd[i].revents & POLLERR) {
+			int soerr;
+			socklen_t len = sizeof(soerr);
+
+			getsockopt(pfd[i].fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+		}
+		napi_schedule(parked[i]->napi);
 	}
 }
 

@@ -94,7 +94,7 @@ addr add 198.18.0.1/24 dev r0
 addr add 198.19.0.1/24 dev r1
 neigh add $DST lladdr $NL_MAC_B dev r1
 sysctl net.ipv4.ip_forward=1
-run $((DUR + 4))s workers $WORKERS
+run $((DUR + 10))s workers $WORKERS
 EOF
 }
 
@@ -103,8 +103,17 @@ link add g0 type gen size $SIZE proto udp src 198.18.0.2 dst $DST sport 1-64 dpo
 link add a0 type afpacket dev $NL_IF_A
 link set dev g0 xdp obj $PROGS/xdp_action.o name xdp_redirect_dev
 map update xdp_action:cfg key 01000000 value dev a0
-run $((DUR + 2))s
+run $((DUR + 4))s
 EOF
+
+# A uxdp router is ready when its devices hold R's interfaces: packet
+# sockets bound (afpacket) or an XDP program attached (afxdp); or it died.
+router_ready() {	# PID
+	! kill -0 "$1" 2>/dev/null && return 0
+	[ "$(nl_packet_sockets "$NL_NS_R")" -ge 2 ] && return 0
+	ip -n "$NL_NS_R" -j link show "$NL_IF_R0" | jq -e '.[0].xdp != null' >/dev/null &&
+		ip -n "$NL_NS_R" -j link show "$NL_IF_R1" | jq -e '.[0].xdp != null' >/dev/null
+}
 
 # one measurement: prints "pps router_cpu_s gen_cpu_s softirq_s"
 measure() {	# ROUTER
@@ -116,8 +125,10 @@ measure() {	# ROUTER
 		uxdp_router_script $router >"$T/router.uxdp"
 		nl_bg "$NL_NS_R" "$T/router.json" "$UXDP" -q -j run "$T/router.uxdp"
 		rpid=$NL_BG_PID
-		nl_wait_for 10 bash -c "! kill -0 $rpid 2>/dev/null || [ \$(ip netns exec $NL_NS_R cat /proc/net/packet /proc/net/xdp 2>/dev/null | grep -vc '^sk') -ge 2 ]"
-		kill -0 "$rpid" 2>/dev/null || { echo "router $router: uxdp failed: $(cat "$T/router.json.err")" >&2; return 1; }
+		nl_wait_for 10 router_ready "$rpid" ||
+			echo "router $router: not ready after 10 s (measuring anyway)" >&2
+		kill -0 "$rpid" 2>/dev/null ||
+			{ echo "router $router: uxdp failed: $(cat "$T/router.json.err" "$T/router.json")" >&2; return 1; }
 		sleep 0.5
 	fi
 	nl_bg "$NL_NS_A" "$T/gen.json" "$UXDP" -q -j run "$T/gen.uxdp"
@@ -130,6 +141,10 @@ measure() {	# ROUTER
 	rx1=$(b_rx); g1=$(cpu_of "$gpid"); s1=$(softirq_ticks); r1=0
 	[ -n "$rpid" ] && r1=$(cpu_of "$rpid")
 	t1=$(date +%s.%N)
+	# a process that ended inside the window has no CPU figure: the machine is too slow
+	if ! kill -0 "$gpid" 2>/dev/null || { [ -n "$rpid" ] && ! kill -0 "$rpid" 2>/dev/null; }; then
+		echo "router $router: generator or router ended inside the window (machine overloaded?)" >&2
+	fi
 	nl_wait_pid "$gpid" 30 || echo "generator: exit $? $(cat "$T/gen.json.err")" >&2
 	if [ -n "$rpid" ]; then
 		nl_wait_pid "$rpid" 30 || echo "router $router: exit $? $(cat "$T/router.json.err")" >&2
