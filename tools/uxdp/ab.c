@@ -7,18 +7,22 @@
  *
  * A variant is a script (plus, with --vary, one `link set` it runs after
  * the script's setup). Each variant lives in its own forked process which
- * sets up its topology once: every line before the script's first `run`
- * (link, map, addr, route, neigh, sysctl; stats and snmp are skipped); that `run` line gives the measured
- * device (`measure DEV`) and the workers, the rest of the script is not
- * used. The parent then asks the children for one round each, in turn
- * (A B, B A, A B, ...: the order alternates so that being first in a round
- * favours no variant; an idle child sleeps in read()), after one warm-up
- * round per variant that is thrown away. A round is `uxdp_run()` for --time
- * seconds; its value is the measured device's rx_packets / elapsed.
- * Separate processes keep same-named devices of two scripts apart and keep
- * set-up cost (ELF loading, verification) out of the rounds; running in
- * process (no exec per round) avoids re-creating the topology each round,
- * which would add allocation and page-fault noise to every round.
+ * sets up its topology: every line before the script's first `run` (link,
+ * map, addr, route, neigh, sysctl; stats and snmp are skipped); that `run`
+ * line gives the measured device (`measure DEV`) and the workers, the rest
+ * of the script is not used. The parent then asks the children for one
+ * round each, in turn (A B, B A, A B, ...: the order alternates so that
+ * being first in a round favours no variant; an idle child sleeps in
+ * read()). Every --respawn rounds the children are replaced by fresh ones
+ * (a generation; forked in alternating order), each starting with --warmup
+ * rounds that are thrown away. A round is `uxdp_run()` for --time seconds
+ * (20 ms for throughput); its values are the measured device's rx_packets
+ * per CPU-second of the worker threads (mpps_cpu: the process's CPU time
+ * less the control thread's) and per wall-clock second (mpps). Separate
+ * processes keep same-named devices of two scripts apart and keep set-up
+ * cost (ELF loading, verification) out of the rounds; generations turn
+ * what is fixed for one process (memory layout, physical pages, fork
+ * order) into noise the CI sees.
  *
  * --metric insns runs each variant twice under valgrind's callgrind with
  * `run count` N0 and N0 + N generator frames (this binary re-executed as
@@ -27,9 +31,11 @@
  * device: set-up cost cancels, the figure is deterministic.
  *
  * Statistics (lib/stats.c): per variant the median, quartiles and a robust
- * spread; against the first variant the paired ratio with a 95 %
- * bootstrap CI and a verdict. --precision P% stops once every CI's
- * half-width is below P (after at least 5 rounds).
+ * spread; against the first variant the 25 % trimmed mean of the paired
+ * log ratios with a 95 % bootstrap CI that resamples blocks of two
+ * generations (stats_paired_ci), and a verdict. --precision P% stops once
+ * every CI's half-width is below P (after at least 5 rounds, or 12
+ * generations).
  *
  * Kernel: none (the lab around the datapath; the question comes from the
  * veth bulking thread, linux-semantics H.2)
