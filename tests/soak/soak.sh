@@ -177,15 +177,20 @@ check_run() {	# check_run JSON RUN LABEL
 		[s(\"malformed_runt\"), ([\$r.drops[][]? | select(.reason == \"RX_RUNT\") | .count] | add // 0),
 		 s(\"malformed_trunc\") + s(\"malformed_hdr\"), \$r.skb_drops.IP_INHDR // 0,
 		 s(\"malformed_csum\"), \$r.skb_drops.IP_CSUM // 0,
-		 s(\"malformed_totlen\"), \$r.skb_drops.PKT_TOO_SMALL // 0] | join(\" \")" "$1")
+		 s(\"malformed_totlen\"), \$r.skb_drops.PKT_TOO_SMALL // 0,
+		 ([\$r.drops[][]? | select(.reason == \"RING_FULL\") | .count] | add // 0)]
+		| join(\" \")" "$1")
 	set -- $v
-	if [ "$MODE" = soak ]; then
+	# A veth ring (256) overflows when its NAPI runs on another worker
+	# than its producer and falls behind (RING_FULL, the kernel's
+	# behaviour): a malformed frame may then be dropped before ip_rcv.
+	if [ "$MODE" = soak ] && [ "$9" = 0 ]; then
 		[ "$1" = "$2" ] && [ "$3" = "$4" ] && [ "$5" = "$6" ] && [ "$7" = "$8" ] &&
 			[ "$1" -gt 0 ] && [ "$3" -gt 0 ] && [ "$5" -gt 0 ] && [ "$7" -gt 0 ]
 	else
 		[ "$2" -le "$1" ] && [ "$6" -le "$5" ] && [ "$8" -le "$7" ]
 	fi
-	check "$LABEL: malformed runt $1/RX_RUNT $2, trunc+hdr $3/IP_INHDR $4, csum $5/IP_CSUM $6, totlen $7/PKT_TOO_SMALL $8" $?
+	check "$LABEL: malformed runt $1/RX_RUNT $2, trunc+hdr $3/IP_INHDR $4, csum $5/IP_CSUM $6, totlen $7/PKT_TOO_SMALL $8 (ring full: $9)" $?
 }
 
 # ---- run each topology ----------------------------------------------------
@@ -228,20 +233,25 @@ for topo in veth dsa generic; do
 		check_run "$T/$topo.json" $r "$LABEL"
 		r=$((r + 1))
 	done
-	# hop by hop along the path (without faults nothing is lost between hops)
+	# hop by hop along the path (without faults nothing is lost between
+	# hops but for a full veth ring, counted on the sender: RING_FULL)
+	rf='([$r.drops.DEV[]? | select(.reason == "RING_FULL") | .count] | add // 0)'
 	case $topo in
-	veth) path='.eth0.xdp.redirect, .veth0.tx_packets, .veth1.rx_packets' ;;
+	veth) path=".eth0.xdp.redirect, .veth0.tx_packets + .veth0.devmap_xmit.drops"
+	      path2='.veth0.tx_packets, .veth1.rx_packets' ;;
 	dsa) path='.g0.xdp.redirect, .sw0p3.rx_packets, .eth2.rx_packets, .swp3.rx_packets'
-	     path2='.swp2.tx_packets, .eth2.tx_packets, .sw0p2.tx_packets, .v0.tx_packets, .v1.rx_packets' ;;
+	     path2=".swp2.tx_packets, .eth2.tx_packets, .sw0p2.tx_packets, .v0.tx_packets + $(echo "$rf" | sed s/DEV/v0/)"
+	     path3='.v0.tx_packets, .v1.rx_packets' ;;
 	*) path= ;;
 	esac
-	for p in "$path" "${path2:-}"; do
+	for p in "$path" "${path2:-}" "${path3:-}"; do
 		[ -n "$p" ] && [ "$MODE" = soak ] || continue
-		v=$(jq -r "[.runs[].devices | [$p] | select(unique | length > 1) | join(\"/\")] | join(\" \")" "$T/$topo.json")
+		v=$(jq -r "[.runs[] | . as \$r | .devices | [$p] | select(unique | length > 1) | join(\"/\")] | join(\" \")" "$T/$topo.json")
 		[ -z "$v" ]
-		check "$topo: equal counts hop by hop: $p ${v:+(not: $v)}" $?
+		check "$topo: equal counts hop by hop: $(echo "$p" | sed 's/(\[\$r\.drops\.\([a-z0-9]*\)\[.*/\1 RING_FULL/') ${v:+(not: $v)}" $?
 	done
 	path2=
+	path3=
 	if [ "$MODE" = fault ]; then
 		v=$(jq -r '[.runs[] | (.drops[][]? | select(.reason | test("ALLOC|COPY|NOMEM")) | .count),
 			(.skb_drops.NOMEM // 0), (.devices[].driver_stats.drop_NOMEM // 0)] | add // 0' "$T/$topo.json")
