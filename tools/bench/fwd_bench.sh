@@ -30,12 +30,24 @@
 # default), and median CPU.
 #
 # Usage: fwd_bench.sh [-d SECS] [-s SIZE] [-n ROUNDS] [-w WORKERS] [-r ROUTER]...
-#                     [-o JSON] UXDP PROGS_DIR
+#                     [-o JSON] [-x] [-L] [-P PREFIX] UXDP PROGS_DIR
 #   defaults: -d 5 -s 64 -n 3 -w 1 -r kernel -r afpacket
+#   -x         B drops every frame in native XDP (examples/progs/xdp_drop.o on
+#              its veth; still counted at its interface) instead of its IP
+#              stack: the sink's cost no longer lands on whoever transmits
+#              to B (the kernel router's softirq, a uxdp router's send())
+#   -L         uxdp routers run -w workers and their receiving device (r0)
+#              is polled by the last one: uxdp pins worker i to CPU i, and
+#              the generator's worker is on CPU 0 (without -L, r0 shares it)
+#   -P PREFIX  run the generator and uxdp routers under PREFIX, e.g.
+#              -P "chrt -f 10": on a machine busy with other work each then
+#              gets whole CPUs, so the figure is the routers', not the load's
+#              (the kernel router runs in the generator's softirq)
 # Needs root (namespaces, AF_PACKET). Bounded: every uxdp run has a duration.
 set -u
 DUR=5 SIZE=64 ROUNDS=3 WORKERS=1 OUT= ROUTERS=()
-while getopts "d:s:n:w:r:o:h" opt; do
+XDP_SINK= LAST= PREFIX=
+while getopts "d:s:n:w:r:o:xLP:h" opt; do
 	case $opt in
 	d) DUR=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
@@ -43,6 +55,9 @@ while getopts "d:s:n:w:r:o:h" opt; do
 	w) WORKERS=$OPTARG ;;
 	r) ROUTERS+=("$OPTARG") ;;
 	o) OUT=$OPTARG ;;
+	x) XDP_SINK=1 ;;
+	L) LAST=1 ;;
+	P) PREFIX=$OPTARG ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
@@ -61,6 +76,10 @@ T=$NL_TMP
 HZ=$(getconf CLK_TCK)
 DST=198.19.0.3
 
+if [ -n "$XDP_SINK" ]; then
+	ip -n "$NL_NS_B" link set dev "$NL_IF_B" xdpdrv obj "$PROGS/xdp_drop.o" sec xdp ||
+		nl_fail "-x: cannot attach xdp_drop.o to $NL_IF_B"
+fi
 # B's kernel counts and drops what is not its own address.
 ip -n "$NL_NS_B" neigh add $DST lladdr "$NL_MAC_B" dev "$NL_IF_B" nud permanent 2>/dev/null || true
 
@@ -98,6 +117,22 @@ run $((DUR + 10))s workers $WORKERS
 EOF
 }
 
+# -L: r1 first, so r0 (all the forwarding work) is the last NAPI kicked,
+# on the last worker; no queues argument (a veth has one rx queue).
+uxdp_router_script_last() {	# KIND [ARGS...]
+	local kind=$1
+	shift
+	cat <<EOF
+link add r1 type $kind dev $NL_IF_R1 $*
+link add r0 type $kind dev $NL_IF_R0 $*
+addr add 198.18.0.1/24 dev r0
+addr add 198.19.0.1/24 dev r1
+neigh add $DST lladdr $NL_MAC_B dev r1
+sysctl net.ipv4.ip_forward=1
+run $((DUR + 10))s workers $WORKERS
+EOF
+}
+
 cat >"$T/gen.uxdp" <<EOF
 link add g0 type gen size $SIZE proto udp src 198.18.0.2 dst $DST sport 1-64 dport 9 src_mac $NL_MAC_A dst_mac $NL_MAC_R0
 link add a0 type afpacket dev $NL_IF_A
@@ -122,8 +157,13 @@ measure() {	# ROUTER
 		kernel_router on
 	else
 		# shellcheck disable=SC2086
-		uxdp_router_script $router >"$T/router.uxdp"
-		nl_bg "$NL_NS_R" "$T/router.json" "$UXDP" -q -j run "$T/router.uxdp"
+		if [ -n "$LAST" ]; then
+			uxdp_router_script_last $router >"$T/router.uxdp"
+		else
+			uxdp_router_script $router >"$T/router.uxdp"
+		fi
+		# shellcheck disable=SC2086
+		nl_bg "$NL_NS_R" "$T/router.json" $PREFIX "$UXDP" -q -j run "$T/router.uxdp"
 		rpid=$NL_BG_PID
 		nl_wait_for 10 router_ready "$rpid" ||
 			echo "router $router: not ready after 10 s (measuring anyway)" >&2
@@ -131,7 +171,8 @@ measure() {	# ROUTER
 			{ echo "router $router: uxdp failed: $(cat "$T/router.json.err" "$T/router.json")" >&2; return 1; }
 		sleep 0.5
 	fi
-	nl_bg "$NL_NS_A" "$T/gen.json" "$UXDP" -q -j run "$T/gen.uxdp"
+	# shellcheck disable=SC2086
+	nl_bg "$NL_NS_A" "$T/gen.json" $PREFIX "$UXDP" -q -j run "$T/gen.uxdp"
 	gpid=$NL_BG_PID
 	sleep 1
 	rx0=$(b_rx); g0=$(cpu_of "$gpid"); s0=$(softirq_ticks); r0=0
@@ -157,6 +198,7 @@ measure() {	# ROUTER
 }
 
 echo "fwd_bench: $SIZE B UDP, ${DUR} s windows, $ROUNDS rounds, $WORKERS worker(s); routers: ${ROUTERS[*]}"
+[ -n "$XDP_SINK$LAST$PREFIX" ] && echo "options:${XDP_SINK:+ B drops in XDP (-x);}${LAST:+ router rx on the last worker (-L);}${PREFIX:+ under \"$PREFIX\" (-P)}"
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), kernel $(uname -r)"
 : >"$T/results"
 for round in $(seq 1 "$ROUNDS"); do
