@@ -74,8 +74,9 @@ ip netns exec "$NL_NS_A" ping -q -c 1 -W 2 198.18.0.1 >"$T/ping1" 2>&1 ||
 # UDP: port 9998 passes, port 9999 is dropped by the XDP program on t0
 nl_bg "$NL_NS_B" "$T/udp9998" socat -u UDP-RECV:9998 -
 nl_bg "$NL_NS_B" "$T/udp9999" socat -u UDP-RECV:9999 -
-nl_wait_for 5 nl_listening "$NL_NS_B" u 9999 ||
-	nl_fail "socat did not listen on UDP 9999 in B"
+for port in 9998 9999; do
+	nl_wait_for 5 nl_listening "$NL_NS_B" u $port || nl_fail "socat did not listen on UDP $port in B"
+done
 ip netns exec "$NL_NS_A" bash -c '
 	exec 3>/dev/udp/198.19.0.2/9998 4>/dev/udp/198.19.0.2/9999
 	for i in $(seq 1 50); do
@@ -105,7 +106,8 @@ rc=$?
 J=$T/run.json
 
 [ "$(sort -u "$T/udp9998" | wc -l)" -eq 50 ] ||
-	nl_fail "port 9998: $(wc -l <"$T/udp9998") of 50 datagrams arrived"
+	nl_fail "port 9998: $(wc -l <"$T/udp9998") of 50 datagrams arrived; B: $(ip netns exec "$NL_NS_B" \
+		nstat -az 2>/dev/null | grep -E '^Udp(InDatagrams|InErrors|InCsumErrors|RcvbufErrors) ' | tr -s ' ' | tr '\n' ';') uxdp: $(jq -c '.devices' "$J")"
 [ ! -s "$T/udp9999" ] || nl_fail "port 9999: $(wc -l <"$T/udp9999") datagrams arrived despite XDP_DROP"
 jq -e '.devices.t0.xdp.drop == 50' "$J" >/dev/null ||
 	nl_fail "t0: expected 50 XDP_DROP verdicts: $(jq -c .devices.t0 "$J")"
