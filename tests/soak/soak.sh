@@ -28,7 +28,7 @@
 # pskb_may_pull() failing is an IP_INHDR too).
 #
 # Usage: soak.sh UXDP PROGS_DIR [soak|fault]
-#   UXDP_SOAK_SECS  total seconds over the three topologies (default 60; fault: 15)
+#   UXDP_SOAK_SECS  total seconds over the three topologies (default 60; fault: 9)
 #   UXDP_SOAK_KEEP  directory to keep the scripts and JSON in
 set -u
 UXDP=$1
@@ -37,7 +37,7 @@ MODE=${3:-soak}
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 case $MODE in
 soak) SECS=${UXDP_SOAK_SECS:-60} ;;
-fault) SECS=${UXDP_SOAK_SECS:-15}; FAULT=${UXDP_SOAK_FAULT:-slab:1/100,page:1/100} ;;
+fault) SECS=${UXDP_SOAK_SECS:-9}; FAULT=${UXDP_SOAK_FAULT:-slab:1/100,page:1/100} ;;
 *) echo "usage: soak.sh UXDP PROGS_DIR [soak|fault]"; exit 2 ;;
 esac
 SEGS=3
