@@ -10,6 +10,7 @@
  * allocation after the warm-up.
  */
 #include <net/if.h>
+#include <ifaddrs.h>
 #include <arpa/inet.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include <linux/if_packet.h>
+#include <linux/if_link.h>
 #include <linux/netdevice.h>
 
 #include "engine_test_util.h"
@@ -68,6 +70,17 @@ START_TEST(kernel_errors)
 	if (geteuid() == 0)
 		ck_assert_err("dev lo netns uxp-no-such-ns", -ENOENT,
 			      "p0: cannot enter network namespace 'uxp-no-such-ns'");
+}
+END_TEST
+
+START_TEST(no_permission)
+{
+	/* The forked test process alone drops root. */
+	if (geteuid() != 0 || setgid(65534) || setuid(65534)) {
+		fprintf(stderr, "afpacket_test: not root: permission test skipped\n");
+		return;
+	}
+	ck_assert_err("dev lo", -EPERM, "p0: AF_PACKET socket not permitted: needs CAP_NET_RAW (run as root)");
 }
 END_TEST
 
@@ -232,28 +245,48 @@ int posix_memalign(void **p, size_t al, size_t n)
 
 /*
  * Send @n frames from @fd, polling @dev's queue as the kernel hands them
- * over, until @dev received @total in all (at most ~5 s). No ck_assert
- * inside: Check allocates for every assertion it records.
+ * over, until @dev received @total in all or nothing came for 100 ms (at
+ * most ~5 s). No ck_assert inside: Check allocates for every assertion.
  */
 static u64 pump(struct net_device *dev, int fd, const void *frame, size_t len, int n, u64 total)
 {
 	struct rtnl_link_stats64 st;
+	u64 last = 0;
+	int quiet = 0;
 
 	for (int loops = 0; loops < 5000; loops++) {
-		for (int k = 0; k < 64 && n > 0; k++, n--)
+		for (int k = 0; k < 32 && n > 0; k++, n--)
 			if (send(fd, frame, len, 0) != (ssize_t)len)
 				break;
 		dev_napi_schedule_all(dev);
 		for (int i = 0; i < 1000 && net_rx_pending(); i++)
 			net_rx_action();
 		dev_get_stats(dev, &st);
-		if (!n && st.rx_packets >= total)
-			return st.rx_packets;
+		if (!n && (st.rx_packets >= total || (st.rx_packets == last && ++quiet > 100)))
+			break;
+		if (st.rx_packets != last)
+			quiet = 0;
+		last = st.rx_packets;
 		if (n <= 0)
 			usleep(1000);
 	}
 	dev_get_stats(dev, &st);
 	return st.rx_packets;
+}
+
+/* rx_packets of kernel interface @name (getifaddrs: the current namespace). */
+static u64 kernel_rx(const char *name)
+{
+	struct ifaddrs *ifa, *i;
+	u64 rx = 0;
+
+	ck_assert_int_eq(getifaddrs(&ifa), 0);
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_PACKET && i->ifa_data &&
+		    !strcmp(i->ifa_name, name))
+			rx = ((struct rtnl_link_stats *)i->ifa_data)->rx_packets;
+	freeifaddrs(ifa);
+	return rx;
 }
 
 START_TEST(no_malloc_per_frame)
@@ -273,19 +306,24 @@ START_TEST(no_malloc_per_frame)
 	test_attach("p0", &p);
 	dev = test_dev("p0");
 	fd = raw_socket("uxpu1");
-	ck_assert_int_eq(pump(dev, fd, frame, sizeof(frame), 2000, 2000), 2000);	/* warm-up */
+	pump(dev, fd, frame, sizeof(frame), 2000, 2000);	/* warm-up */
 	mallocs = 0;
 	counting = true;
 	rx = pump(dev, fd, frame, sizeof(frame), 20000, 22000);
 	counting = false;
-	ck_assert_int_eq(rx, 22000);
 #ifndef __SANITIZE_ADDRESS__
 	ck_assert_msg(mallocs == 0, "%ld heap allocations for 20000 frames", mallocs);
 #endif
+	/*
+	 * uxdp received exactly what the kernel delivered to uxpu0 (a loaded
+	 * machine may drop some in veth's backlog, before uxdp), and most of it.
+	 */
+	ck_assert_int_eq(rx, kernel_rx("uxpu0"));
+	ck_assert_int_ge(rx, 20000);
 	/* every frame received went back out, or was dropped for a full tx ring, counted */
 	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("p0"), &li), 0);
-	ck_assert_int_eq(li.xdp_tx, 22000);
-	ck_assert_int_eq(li.tx_packets + test_drop("p0", NETDEV_DROP_XDP_TX_ERR), 22000);
+	ck_assert_int_eq(li.xdp_tx, rx);
+	ck_assert_int_eq(li.tx_packets + test_drop("p0", NETDEV_DROP_XDP_TX_ERR), rx);
 	close(fd);
 	uxdp_link_del_all();
 	uxdp_bpf_object_close(p.obj);
@@ -299,6 +337,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_test(tc, kernel_errors);
+	tcase_add_test(tc, no_permission);
 	tcase_add_test(tc, interface_down);
 	tcase_add_test(tc, xdp_tx_through_rings);
 	tcase_add_test(tc, xdp_tx_vlan_restored);

@@ -53,6 +53,21 @@ START_TEST(bad_arguments)
 }
 END_TEST
 
+START_TEST(no_permission)
+{
+	/* The forked test process alone drops root. */
+	if (geteuid() != 0 || setgid(65534) || setuid(65534)) {
+		fprintf(stderr, "tap_test: not root: permission test skipped\n");
+		return;
+	}
+	/* Refused at open (a 0600 /dev/net/tun) or at TUNSETIFF (0666). */
+	if (access("/dev/net/tun", R_OK | W_OK))
+		ck_assert_err("ifname uxput9", -EACCES, "permission denied (needs CAP_NET_ADMIN: run as root)");
+	else
+		ck_assert_err("ifname uxput9", -EPERM, "not permitted: needs CAP_NET_ADMIN (run as root)");
+}
+END_TEST
+
 static bool private_netns(void)
 {
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) || access("/dev/net/tun", R_OK | W_OK) ||
@@ -155,6 +170,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_test(tc, bad_arguments);
 	tcase_add_test(tc, name_taken);
+	tcase_add_test(tc, no_permission);
 	tcase_add_test(tc, xdp_tx_through_tap);
 	tcase_add_test(tc, xdp_tx_multiqueue);
 	suite_add_tcase(s, tc);
