@@ -4,7 +4,8 @@
  * state an earlier one already covers, and widening (join) so that loops
  * whose counters keep changing converge: once an instruction holds
  * WIDEN_STATES states, a new state is joined with them (constants become
- * unknown, offsets variable, mismatched types uninitialised). ids of
+ * unknown, offsets variable; states whose registers differ in type are
+ * not joined but kept apart, as the kernel walks both). ids of
  * NULL-able pointers must correspond one to one (struct idmap), as the
  * kernel's check_ids().
  *
@@ -152,6 +153,48 @@ not_init:
 	memset(n, 0, sizeof(*n));
 }
 
+/*
+ * Would a join keep every register both states initialise? A register that
+ * is a scalar on one path and a pointer on the other (or pointers to
+ * different things) would become NOT_INIT, rejecting a later read the
+ * kernel accepts, since it walks both paths. Such states stay apart.
+ */
+static bool reg_joinable(const struct bpf_reg_state *n, const struct bpf_reg_state *o,
+			 struct idmap *m)
+{
+	if (n->type == NOT_INIT || o->type == NOT_INIT)
+		return true;	/* a read is an error on one path anyway */
+	if (n->type != o->type)
+		return false;
+	return n->type == SCALAR_VALUE ||
+	       (o->frameno == n->frameno && o->map == n->map && o->mem_size == n->mem_size &&
+		check_ids(o->id, n->id, m));
+}
+
+static bool state_joinable(const struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
+{
+	struct idmap m = { 0 };
+	u32 f, i;
+
+	if (o->curframe != n->curframe)
+		return false;
+	for (f = 0; f <= o->curframe; f++) {
+		const struct bpf_func_state *a = n->frame[f];
+		const struct bpf_func_state *b = o->frame[f];
+
+		if (a->callsite != b->callsite)
+			return false;
+		for (i = 0; i < MAX_BPF_REG; i++)
+			if (!reg_joinable(&a->regs[i], &b->regs[i], &m))
+				return false;
+		for (i = 0; i < STACK_SLOTS; i++)
+			if (a->stack[i].spilled && b->stack[i].spilled &&
+			    !reg_joinable(&a->stack[i].spill, &b->stack[i].spill, &m))
+				return false;
+	}
+	return true;
+}
+
 /* Joins @o into @n; false when the call chains differ (nothing done). */
 static bool state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
 {
@@ -271,7 +314,7 @@ int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state
 		 * states' paths were already walked.
 		 */
 		while ((sl = *pp)) {
-			if (state_join(st, &sl->st)) {
+			if (state_joinable(st, &sl->st) && state_join(st, &sl->st)) {
 				*pp = sl->next;
 				bpf_free_vstate(&sl->st);
 				free(sl);
