@@ -744,6 +744,63 @@ START_TEST(test_tail_call_to_interpreted)
 }
 END_TEST
 
+/*
+ * Jumps of every distance around the rel8/rel32 boundary, forward over
+ * fillers of different encoded sizes and backward over the whole body: the
+ * passes must converge on offsets that land where the interpreter lands.
+ */
+START_TEST(test_jump_sizes)
+{
+	static struct bpf_insn insns[4096];
+	struct bpf_prog *prog;
+	u32 n = 0, k, f, r, loop;
+
+	insns[n++] = BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0);
+	insns[n++] = BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 8);
+	insns[n++] = BPF_LDX_MEM(BPF_DW, BPF_REG_4, BPF_REG_1, 16);
+	insns[n++] = BPF_ALU64_IMM(BPF_AND, BPF_REG_4, 3);
+	insns[n++] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1);
+	insns[n++] = BPF_MOV64_IMM(BPF_REG_3, 0);
+	loop = n;
+	for (k = 0; k < 120; k++) {
+		u32 d = (k * 7) % 37 + 1;
+
+		/* a 64-bit op at every target: a landing one byte off shows */
+		insns[n++] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, (s32)k + 1);
+		insns[n++] = BPF_JMP_IMM(BPF_JSET, BPF_REG_2, 1 << (k % 31), d);
+		for (f = 0; f < d; f++) {
+			switch ((k + f) % 5) {
+			case 0: insns[n++] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, (s32)(k + f)); break;
+			case 1: insns[n++] = BPF_ALU64_IMM(BPF_XOR, BPF_REG_3, 0x12345 * (s32)(f + 1)); break;
+			case 2: insns[n++] = BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 3); break;
+			case 3: insns[n++] = BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_3); break;
+			default: insns[n++] = BPF_ALU64_IMM(BPF_RSH, BPF_REG_3, 1); break;
+			}
+		}
+		/* a short backward jump inside the block: taken once */
+		if (k % 9 == 0) {
+			insns[n++] = BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 1);
+			insns[n++] = BPF_JMP_IMM(BPF_JSET, BPF_REG_3, 1, 1);
+			insns[n++] = BPF_JMP_A(-3);
+		}
+	}
+	insns[n++] = BPF_ALU64_IMM(BPF_SUB, BPF_REG_4, 1);
+	insns[n] = BPF_JMP_IMM(BPF_JNE, BPF_REG_4, 0, (s16)(loop - n - 1));
+	n++;
+	insns[n++] = BPF_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_3);
+	insns[n++] = BPF_EXIT_INSN();
+	ck_assert_uint_lt(n, ARRAY_SIZE(insns));
+	prog = load_jit(insns, n, BPF_PROG_TYPE_UNSPEC);
+	ck_assert_msg(prog, "%s", log_buf);
+	for (r = 0; r < 300; r++) {
+		u64 mem[3] = { pick(), r < 2 ? (u64)-(s64)r : rnd(), rnd() };
+
+		run_raw_both(prog, mem, sizeof(mem), NULL);
+	}
+	bpf_prog_put(prog);
+}
+END_TEST
+
 /* the knob off: the interpreter, and why */
 START_TEST(test_jit_disabled)
 {
@@ -792,6 +849,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_tail_call_stack);
 	tcase_add_test(tc, test_subprog_and_ctx);
 	tcase_add_test(tc, test_misc_ops);
+	tcase_add_test(tc, test_jump_sizes);
 	tcase_add_test(tc, test_tail_call_to_interpreted);
 	tcase_add_test(tc, test_jit_disabled);
 	suite_add_tcase(s, tc);
