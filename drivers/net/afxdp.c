@@ -2,7 +2,10 @@
 /*
  * afxdp: a NIC driver whose wire is a real interface, reached through AF_XDP
  * sockets (`link add NAME type afxdp dev IFNAME [queue Q] [queues N]
- * [mode copy|zerocopy|auto] [prog default|libxdp|OBJ]`).
+ * [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ]`).
+ * mode is the socket's bind (XDP_COPY, XDP_ZEROCOPY, or the kernel's
+ * choice); xdpmode how the kernel program attaches (auto: native, else
+ * generic; the default with mode auto; native otherwise).
  *
  * Theory of operation.
  * Objects: one struct afxdp_queue per kernel rx queue Q..Q+N-1: an AF_XDP
@@ -27,13 +30,18 @@
  * descriptor on the tx ring of the calling worker's queue (smp_processor_id()
  * % queues, under the queue's tx lock: the HARD_TX_LOCK of the kernel);
  * ndo_xdp_xmit does the same for xdp_frames. Descriptors are submitted at
- * once; the kernel is kicked (sendto) at the end of each afxdp poll, or
- * when AFXDP_TX_BATCH are pending, and only when the tx ring says it needs
- * a wakeup (need_wakeup). The completion ring is drained at the start of
+ * once; the kernel is kicked (sendto) once at the end of the fd-device poll
+ * that produced them (napi_fd_defer_kick(), the xmit_more idea: rx on xa
+ * and tx on xb kick xb once per xa poll), at once outside such a poll, or
+ * when AFXDP_TX_BATCH are pending; and only when the tx ring says it needs
+ * a wakeup (need_wakeup; in copy mode it always does, and one sendto()
+ * sends at most 32 frames). The completion ring is drained at the start of
  * each poll and when the free stack runs dry.
  * Threading: a queue's rx side belongs to the worker polling its NAPI; its
- * tx side is shared under tx_lock. A run keeps the NAPIs busy-polling
- * (ndo_gen_active) until it ends.
+ * tx side is shared under tx_lock. While frames flow the NAPI stays
+ * scheduled (busy polling); after 64 empty polls it parks and the idle
+ * worker sleeps in poll(2) on the socket (napi_fd.c). Each device is a
+ * source while a run lasts (ndo_gen_active): give the run a duration.
  * Shutdown: ndo_uninit closes the sockets and the link of the kernel
  * program (the kernel detaches it; a bpf_link also goes with the process
  * however it ends). If the interface is removed while running, the kernel
@@ -51,8 +59,8 @@
  *	    (uxdp's pages are at most 1 MiB contiguous and carry no struct page
  *	    the kernel could fill), so every received frame is copied once into
  *	    a page-pool page and every sent one into a UMEM frame; no
- *	    multi-buffer (frames up to one UMEM frame); busy polling instead of
- *	    interrupts.
+ *	    multi-buffer (frames up to one UMEM frame); busy polling and poll(2)
+ *	    instead of interrupts.
  */
 #define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
@@ -127,6 +135,7 @@ struct afxdp_priv {
 	u32 queue;			/* first kernel queue */
 	u32 nr_queues;
 	enum afxdp_bind_mode mode;
+	enum afxdp_xdp_mode xdp_mode;	/* the kernel program's attach mode */
 	const char *prog;		/* NULL: built-in; "libxdp"; else an object path */
 	char prog_path[256];
 	struct afxdp_kprog kprog;
@@ -660,6 +669,7 @@ static int afxdp_queue_setup(struct net_device *dev, struct afxdp_queue *q, u32 
 		.queue = qid,
 		.mode = priv->mode,
 		.libxdp_prog = priv->prog && !strcmp(priv->prog, "libxdp"),
+		.xdp_generic = priv->xdp_mode == AFXDP_XDP_GENERIC,
 		.frame_size = AFXDP_FRAME_SIZE,
 		.nr_frames = 2 * AFXDP_RING,
 		.ring_size = AFXDP_RING,
@@ -725,12 +735,13 @@ static int afxdp_parse_u32(const char *v, u32 *out)
 
 /*
  * `link add NAME type afxdp dev IFNAME [queue Q] [queues N]
- * [mode copy|zerocopy|auto] [prog default|libxdp|OBJ]`
+ * [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ]`
  */
 static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
 	struct afxdp_priv *priv = netdev_priv(dev);
 	const char *ifname = NULL;
+	bool xdp_mode_set = false;
 	int ret, nq;
 	u32 i;
 
@@ -769,6 +780,18 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 				snprintf(err, errlen, "afxdp: mode '%s' unknown (copy, zerocopy, auto)", v);
 				return -EINVAL;
 			}
+		} else if (!strcmp(k, "xdpmode")) {
+			if (!strcmp(v, "native"))
+				priv->xdp_mode = AFXDP_XDP_NATIVE;
+			else if (!strcmp(v, "generic"))
+				priv->xdp_mode = AFXDP_XDP_GENERIC;
+			else if (!strcmp(v, "auto"))
+				priv->xdp_mode = AFXDP_XDP_AUTO;
+			else {
+				snprintf(err, errlen, "afxdp: xdpmode '%s' unknown (native, generic, auto)", v);
+				return -EINVAL;
+			}
+			xdp_mode_set = true;
 		} else if (!strcmp(k, "prog")) {
 			if (!strcmp(v, "default")) {
 				priv->prog = NULL;
@@ -789,6 +812,13 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 	}
 	if (!ifname) {
 		snprintf(err, errlen, "afxdp: 'dev IFNAME' is required (the interface to attach to)");
+		return -EINVAL;
+	}
+	/* mode auto may fall back to generic XDP; copy and zerocopy want native unless told. */
+	if (!xdp_mode_set)
+		priv->xdp_mode = priv->mode == AFXDP_MODE_AUTO ? AFXDP_XDP_AUTO : AFXDP_XDP_NATIVE;
+	if (priv->mode == AFXDP_MODE_ZEROCOPY && priv->xdp_mode == AFXDP_XDP_GENERIC) {
+		snprintf(err, errlen, "afxdp: mode zerocopy needs the driver's native XDP (xdpmode native)");
 		return -EINVAL;
 	}
 	if (strlen(ifname) >= IFNAMSIZ) {
@@ -833,11 +863,11 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 	memset(priv->q, 0, priv->nr_queues * sizeof(*priv->q));
 	if (!priv->prog || strcmp(priv->prog, "libxdp")) {
 		ret = afxdp_kprog_attach(&priv->kprog, dev->name, ifname, priv->ifindex,
-					 priv->prog, priv->mode == AFXDP_MODE_AUTO, err, errlen);
+					 priv->prog, priv->xdp_mode, err, errlen);
 		if (ret)
 			goto out_free_queues;
 		priv->kprog_loaded = true;
-		if (priv->kprog.generic)
+		if (priv->kprog.generic && priv->xdp_mode != AFXDP_XDP_GENERIC)
 			pr_warn("%s: %s has no native XDP: the redirect program runs in generic (skb) mode\n",
 				dev->name, ifname);
 	}
@@ -869,7 +899,7 @@ out_unregister:
 const struct rtnl_link_ops afxdp_link_ops = {
 	.kind = "afxdp",
 	.priv_size = sizeof(struct afxdp_priv),
-	.usage = "dev IFNAME [queue Q] [queues N] [mode copy|zerocopy|auto] [prog default|libxdp|OBJ]",
+	.usage = "dev IFNAME [queue Q] [queues N] [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ]",
 	.setup = afxdp_setup,
 	.newlink = afxdp_newlink,
 };
@@ -885,7 +915,7 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 
 const struct rtnl_link_ops afxdp_link_ops = {
 	.kind = "afxdp",
-	.usage = "dev IFNAME [queue Q] [queues N] [mode copy|zerocopy|auto] [prog default|libxdp|OBJ] "
+	.usage = "dev IFNAME [queue Q] [queues N] [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ] "
 		 "(not built: no libxdp)",
 	.newlink = afxdp_newlink,
 };

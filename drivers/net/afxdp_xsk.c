@@ -386,7 +386,7 @@ static int afxdp_kprog_link(struct afxdp_kprog *kp, int ifindex, __u32 flags)
 }
 
 int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *ifname,
-		       int ifindex, const char *obj, bool allow_generic,
+		       int ifindex, const char *obj, enum afxdp_xdp_mode xdp_mode,
 		       char *err, size_t errlen)
 {
 	char log[256] = "";
@@ -409,8 +409,9 @@ int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *
 				 *log ? ": " : "", log);
 		goto out_detach;
 	}
-	ret = afxdp_kprog_link(kp, ifindex, XDP_FLAGS_DRV_MODE);
-	if (ret == -EOPNOTSUPP && allow_generic) {
+	ret = xdp_mode == AFXDP_XDP_GENERIC ? -EOPNOTSUPP :
+	      afxdp_kprog_link(kp, ifindex, XDP_FLAGS_DRV_MODE);
+	if (ret == -EOPNOTSUPP && xdp_mode != AFXDP_XDP_NATIVE) {
 		/* No native XDP in the driver: generic XDP sees every frame, copy mode works. */
 		ret = afxdp_kprog_link(kp, ifindex, XDP_FLAGS_SKB_MODE);
 		kp->generic = !ret;

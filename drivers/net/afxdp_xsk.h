@@ -3,11 +3,10 @@
  * The kernel-facing half of the afxdp driver (drivers/net/afxdp.c): AF_XDP
  * sockets and their UMEM through libxdp's xsk API, and the kernel XDP
  * program that steers an interface's frames into them. Everything here
- * speaks the real kernel's bpf(2) through libbpf, whose names
- * (bpf_map_update_elem() on an fd, ...) clash with uxdp's datapath names,
- * so afxdp_xsk.c includes no uxdp internal header and this header uses
- * plain C types only (style.md §2: libbpf/libxdp use confined to one glue
- * file).
+ speaks the real kernel's bpf(2) (raw syscalls: libbpf's <bpf/bpf.h>
+ * wrappers such as bpf_map_update_elem() share names with uxdp's datapath
+ * functions) and libxdp's xsk API; this header uses plain C types only
+ * (style.md §2: libbpf/libxdp use confined to one glue file).
  *
  * Kernel: tools/lib/bpf xsk.c (before its move to libxdp) xsk_setup_xdp_prog();
  *	   samples/bpf/xdpsock_user.c (the ring protocol)
@@ -38,6 +37,8 @@ struct afxdp_xsk {
 };
 
 enum afxdp_bind_mode { AFXDP_MODE_AUTO, AFXDP_MODE_COPY, AFXDP_MODE_ZEROCOPY };
+/* How the kernel program attaches: native, else generic if allowed; or generic only. */
+enum afxdp_xdp_mode { AFXDP_XDP_NATIVE, AFXDP_XDP_AUTO, AFXDP_XDP_GENERIC };
 
 struct afxdp_xsk_cfg {
 	const char *devname;		/* the uxdp device, for messages */
@@ -84,11 +85,11 @@ int afxdp_xsk_stats(const struct afxdp_xsk *x, uint64_t v[6]);
 /*
  * Load the redirect program (@obj NULL: the built-in one, the same as
  * examples/progs/xsk_redirect.c) and attach it to @ifindex through a
- * bpf_link: native mode, or generic when @allow_generic and the driver has
- * no native XDP (*@kp->generic says which).
+ * bpf_link: native mode; with AFXDP_XDP_AUTO generic when the driver has
+ * no native XDP; with AFXDP_XDP_GENERIC generic only (@kp->generic says which).
  */
 int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *ifname,
-		       int ifindex, const char *obj, bool allow_generic,
+		       int ifindex, const char *obj, enum afxdp_xdp_mode xdp_mode,
 		       char *err, size_t errlen);
 /* Point XSKMAP slot @queue at @fd. */
 int afxdp_kprog_set(struct afxdp_kprog *kp, uint32_t queue, int fd);

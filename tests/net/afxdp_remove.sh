@@ -12,16 +12,17 @@ set -u
 UXDP=$1
 . "$(dirname "$0")/netns_lib.sh"
 
-nl_init uxx
+P=uxx$$	# several test runs may share the machine
+nl_init $P
 nl_require_netns
 nl_require_cmd python3
 python3 -c 'import socket; socket.socket(44, socket.SOCK_RAW).close()' 2>/dev/null ||
 	nl_skip "AF_XDP sockets are not available or not permitted here"
 T=$NL_TMP
-NS=uxxG
+NS=${P}G
 nl_ns_add $NS
-nl_ns_add uxxH
-nl_veth $NS uxxg0 uxxH uxxh0
+nl_ns_add ${P}H
+nl_veth $NS ${P}g0 ${P}H ${P}h0
 
 # kernel-facing errors: exit status 2 and a message naming device and fix
 expect_err() {	# $1: link line, $2: regex the message must match
@@ -31,34 +32,34 @@ expect_err() {	# $1: link line, $2: regex the message must match
 	[ $rc -eq 2 ] || nl_fail "'$1': exit status $rc (expected 2): $out"
 	grep -Eq "$2" <<<"$out" || nl_fail "'$1': message '$out' does not match '$2'"
 }
-expect_err "link add xg type afxdp dev uxxnope" "xg: no interface 'uxxnope' in this network namespace"
-expect_err "link add xg type afxdp dev uxxg0 queue 3" "xg: queue 3 out of range: uxxg0 has 1 rx queue .*use queue 0..0"
-expect_err "link add xg type afxdp dev uxxg0 mode zerocopy" "xg: uxxg0 has no zero-copy AF_XDP support.*use mode copy or auto"
-expect_err "link add xg type afxdp dev uxxg0 mode fast" "mode 'fast' unknown"
+expect_err "link add xg type afxdp dev ${P}nope" "xg: no interface '${P}nope' in this network namespace"
+expect_err "link add xg type afxdp dev ${P}g0 queue 3" "xg: queue 3 out of range: ${P}g0 has 1 rx queue .*use queue 0..0"
+expect_err "link add xg type afxdp dev ${P}g0 mode zerocopy" "xg: ${P}g0 has no zero-copy AF_XDP support.*use mode copy or auto"
+expect_err "link add xg type afxdp dev ${P}g0 mode fast" "mode 'fast' unknown"
 expect_err "link add xg type afxdp" "'dev IFNAME' is required"
-ip -n $NS -j link show uxxg0 | jq -e '.[0].xdp == null' >/dev/null ||
-	nl_fail "a failed link add left an XDP program on uxxg0"
+ip -n $NS -j link show ${P}g0 | jq -e '.[0].xdp == null' >/dev/null ||
+	nl_fail "a failed link add left an XDP program on ${P}g0"
 
 cat >"$T/run.uxdp" <<EOF
-link add xg type afxdp dev uxxg0
+link add xg type afxdp dev ${P}g0
 run 30s
 stats dev xg
 EOF
 start=$(date +%s)
 nl_bg $NS "$T/run.json" "$UXDP" -j run "$T/run.uxdp"
 UPID=$NL_BG_PID
-xdp_on() { ip -n $NS -j link show uxxg0 2>/dev/null | jq -e '.[0].xdp != null' >/dev/null; }
+xdp_on() { ip -n $NS -j link show ${P}g0 2>/dev/null | jq -e '.[0].xdp != null' >/dev/null; }
 nl_wait_for 10 xdp_on || nl_fail "uxdp did not attach: $(cat "$T/run.json.err")"
 # some traffic towards it, then the interface goes
-ip netns exec uxxH ping -q -c 5 -i 0.1 -W 1 198.18.9.9 >/dev/null 2>&1 &
+ip netns exec ${P}H ping -q -c 5 -i 0.1 -W 1 198.18.9.9 >/dev/null 2>&1 &
 sleep 1
-ip -n $NS link del uxxg0 || nl_fail "ip link del uxxg0"
+ip -n $NS link del ${P}g0 || nl_fail "ip link del ${P}g0"
 nl_wait_pid "$UPID" 20
 rc=$?
 end=$(date +%s)
 [ $rc -eq 0 ] || nl_fail "uxdp exit status $rc after the interface went: $(cat "$T/run.json.err")"
 [ $((end - start)) -lt 20 ] || nl_fail "the run did not stop when the interface went ($((end - start)) s)"
-grep -q "xg: interface uxxg0 was removed" "$T/run.json.err" ||
+grep -q "xg: interface ${P}g0 was removed" "$T/run.json.err" ||
 	nl_fail "no clear message: $(cat "$T/run.json.err")"
 jq -e '.driver_stats.interface_gone == 1' "$T/run.json" >/dev/null ||
 	nl_fail "driver_stats.interface_gone != 1: $(cat "$T/run.json")"

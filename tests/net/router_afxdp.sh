@@ -12,7 +12,8 @@
 # left on R's interfaces.
 # Usage: router_afxdp.sh UXDP PROGS_DIR [VARIANT]
 #   VARIANT: default (built-in kernel program), obj (examples/progs/xsk_redirect.o),
-#            libxdp (libxdp's program), mixed (B side afpacket)
+#            libxdp (libxdp's program), generic (kernel program in generic XDP),
+#            mixed (B side afpacket)
 # Skips (77) without root, namespaces or AF_XDP.
 set -u
 UXDP=$1
@@ -20,7 +21,7 @@ PROGS=$2
 VARIANT=${3:-default}
 . "$(dirname "$0")/netns_lib.sh"
 
-nl_init uxx
+nl_init "uxx$$"	# several test runs may share the machine
 nl_require_netns
 nl_require_cmd socat ethtool python3
 # AF_XDP permitted? socket(AF_XDP) answers without any interface.
@@ -40,6 +41,8 @@ obj)	 XA="link add xa type afxdp dev $NL_IF_R0 prog $PROGS/xsk_redirect.o"
 	 XB="link add xb type afxdp dev $NL_IF_R1 prog $PROGS/xsk_redirect.o" ;;
 libxdp)	 XA="link add xa type afxdp dev $NL_IF_R0 prog libxdp"
 	 XB="link add xb type afxdp dev $NL_IF_R1 prog libxdp" ;;
+generic) XA="link add xa type afxdp dev $NL_IF_R0 xdpmode generic"
+	 XB="link add xb type afxdp dev $NL_IF_R1 mode copy xdpmode generic" ;;
 mixed)	 XA="link add xa type afxdp dev $NL_IF_R0"
 	 XB="link add xb type afpacket dev $NL_IF_R1" ;;
 *)	 nl_fail "unknown variant $VARIANT" ;;

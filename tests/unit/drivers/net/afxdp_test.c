@@ -53,6 +53,9 @@ START_TEST(bad_arguments)
 	ck_assert_err("dev x queues 17", -EINVAL, "'17' is not a valid queues");
 	ck_assert_err("dev x queue two", -EINVAL, "'two' is not a valid queue");
 	ck_assert_err("dev x mode fast", -EINVAL, "mode 'fast' unknown (copy, zerocopy, auto)");
+	ck_assert_err("dev x xdpmode skb", -EINVAL, "xdpmode 'skb' unknown (native, generic, auto)");
+	ck_assert_err("dev x mode zerocopy xdpmode generic", -EINVAL,
+		      "mode zerocopy needs the driver's native XDP");
 	ck_assert_err("dev abcdefghijklmnopq", -EINVAL, "not a valid interface name");
 }
 END_TEST
@@ -178,6 +181,12 @@ START_TEST(xdp_tx_through_rings)
 }
 END_TEST
 
+START_TEST(xdp_tx_through_rings_generic)
+{
+	xdp_tx_roundtrip("dev uxxu0 xdpmode generic");
+}
+END_TEST
+
 START_TEST(xdp_tx_through_rings_obj)
 {
 	xdp_tx_roundtrip("dev uxxu0 prog " BPF_PROGS_DIR "/xsk_redirect.o");
@@ -193,6 +202,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, kernel_errors);
 	tcase_add_test(tc, zerocopy_on_veth);
 	tcase_add_test(tc, xdp_tx_through_rings);
+	tcase_add_test(tc, xdp_tx_through_rings_generic);
 	tcase_add_test(tc, xdp_tx_through_rings_obj);
 	suite_add_tcase(s, tc);
 	return s;
