@@ -30,7 +30,7 @@
 # default), and median CPU.
 #
 # Usage: fwd_bench.sh [-d SECS] [-s SIZE] [-n ROUNDS] [-w WORKERS] [-r ROUTER]...
-#                     [-o JSON] [-x] [-L] [-P PREFIX] UXDP PROGS_DIR
+#                     [-o JSON] [-x] [-L] [-R] [-P PREFIX] UXDP PROGS_DIR
 #   defaults: -d 5 -s 64 -n 3 -w 1 -r kernel -r afpacket
 #   -x         B drops every frame in native XDP (examples/progs/xdp_drop.o on
 #              its veth; still counted at its interface) instead of its IP
@@ -39,6 +39,11 @@
 #   -L         uxdp routers run -w workers and their receiving device (r0)
 #              is polled by the last one: uxdp pins worker i to CPU i, and
 #              the generator's worker is on CPU 0 (without -L, r0 shares it)
+#   -R         R's receive softirq runs on the last CPU: RPS on R's
+#              receiving veth (rps_cpus) takes it off the generator's CPU,
+#              for every router: the kernel router forwards there, a uxdp
+#              router's packet socket is filled there (use with -L, which
+#              puts the uxdp router's receiving device on that CPU too)
 #   -P PREFIX  run the generator and uxdp routers under PREFIX, e.g.
 #              -P "chrt -f 10": on a machine busy with other work each then
 #              gets whole CPUs, so the figure is the routers', not the load's
@@ -46,8 +51,8 @@
 # Needs root (namespaces, AF_PACKET). Bounded: every uxdp run has a duration.
 set -u
 DUR=5 SIZE=64 ROUNDS=3 WORKERS=1 OUT= ROUTERS=()
-XDP_SINK= LAST= PREFIX=
-while getopts "d:s:n:w:r:o:xLP:h" opt; do
+XDP_SINK= LAST= PREFIX= RPS=
+while getopts "d:s:n:w:r:o:xLRP:h" opt; do
 	case $opt in
 	d) DUR=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
@@ -57,6 +62,7 @@ while getopts "d:s:n:w:r:o:xLP:h" opt; do
 	o) OUT=$OPTARG ;;
 	x) XDP_SINK=1 ;;
 	L) LAST=1 ;;
+	R) RPS=1 ;;
 	P) PREFIX=$OPTARG ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
 	esac
@@ -68,7 +74,7 @@ PROGS=$(readlink -f "$2")
 [ ${#ROUTERS[@]} -gt 0 ] || ROUTERS=(kernel afpacket)
 
 . "$(dirname "$(readlink -f "$0")")/../../tests/net/netns_lib.sh"
-nl_init uxb
+nl_init "uxb$$"	# several benchmarks may run at once
 nl_require_netns
 nl_require_cmd ethtool
 nl_router_topology
@@ -79,6 +85,12 @@ DST=198.19.0.3
 if [ -n "$XDP_SINK" ]; then
 	ip -n "$NL_NS_B" link set dev "$NL_IF_B" xdpdrv obj "$PROGS/xdp_drop.o" sec xdp ||
 		nl_fail "-x: cannot attach xdp_drop.o to $NL_IF_B"
+fi
+# -R: ip netns exec mounts R's own /sys
+if [ -n "$RPS" ]; then
+	ip netns exec "$NL_NS_R" sh -c \
+		"printf %x $((1 << ($(nproc) - 1))) >/sys/class/net/$NL_IF_R0/queues/rx-0/rps_cpus" ||
+		nl_fail "-R: cannot set rps_cpus on $NL_IF_R0"
 fi
 # B's kernel counts and drops what is not its own address.
 ip -n "$NL_NS_B" neigh add $DST lladdr "$NL_MAC_B" dev "$NL_IF_B" nud permanent 2>/dev/null || true
@@ -198,7 +210,7 @@ measure() {	# ROUTER
 }
 
 echo "fwd_bench: $SIZE B UDP, ${DUR} s windows, $ROUNDS rounds, $WORKERS worker(s); routers: ${ROUTERS[*]}"
-[ -n "$XDP_SINK$LAST$PREFIX" ] && echo "options:${XDP_SINK:+ B drops in XDP (-x);}${LAST:+ router rx on the last worker (-L);}${PREFIX:+ under \"$PREFIX\" (-P)}"
+[ -n "$XDP_SINK$LAST$RPS$PREFIX" ] && echo "options:${XDP_SINK:+ B drops in XDP (-x);}${LAST:+ router rx on the last worker (-L);}${RPS:+ R receives on the last CPU (-R);}${PREFIX:+ under \"$PREFIX\" (-P)}"
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), kernel $(uname -r)"
 : >"$T/results"
 for round in $(seq 1 "$ROUNDS"); do
