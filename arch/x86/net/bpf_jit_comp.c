@@ -178,7 +178,10 @@ static void emit_modrm_mem(struct jit_ctx *c, u8 reg, u8 base, s32 disp)
 		emit4(c, (u32)disp);
 }
 
-/* op r/m(dst), reg(src), e.g. add 0x01, or 0x09, and 0x21, sub 0x29, xor 0x31, cmp 0x39, mov 0x89, test 0x85 */
+/*
+ * op r/m(dst), reg(src): add 0x01, or 0x09, and 0x21, sub 0x29, xor 0x31,
+ * cmp 0x39, mov 0x89, test 0x85
+ */
 static void emit_alu_rr(struct jit_ctx *c, u8 op, bool w, u8 dst, u8 src)
 {
 	emit_rex(c, w, src, 0, dst, false);
