@@ -173,6 +173,7 @@ static void xdp_tx_roundtrip(const char *args)
 	ck_assert_int_eq(uxdp_link_del("x0"), 0);
 	ck_assert(!xdp_attached("uxxu0"));
 	uxdp_link_del_all();
+	uxdp_bpf_object_close(p.obj);
 }
 
 START_TEST(xdp_tx_through_rings)
