@@ -10,9 +10,12 @@
  *   linearize=0  xdp_generic_hdr, xdpgeneric_linearize 0 (the seed patch)
  *   xdp.frags    xdp_generic_hdr_frags, 6.9+: copy into page-pool frags
  * The hook samples its latency (TSC, probe cost subtracted): p50/p90/p99
- * of the whole hook, of the program's own run and of the copy block. The
- * same bytes are then copied with a plain memcpy in the same run, so the
- * copy's bytes/ns stands next to memcpy's.
+ * of the whole hook, of the program's own run and of the copy block. A
+ * second table times the kernel's linearisation (pskb_expand_head +
+ * skb_linearize, as the hook runs them) against memcpy of exactly the bytes
+ * it copies and of the packet's bytes alone, from the same head and frag
+ * pages into fresh kmalloc() buffers of the same size class, in interleaved
+ * batches (linearize_vs_memcpy()).
  *
  * Kernel: net/core/dev.c netif_receive_generic_xdp() (what is measured)
  */
