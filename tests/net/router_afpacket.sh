@@ -11,7 +11,7 @@
 # every frame r0/r1 received got one XDP verdict; each uxdp device agrees
 # exactly with the kernel interface at the other end of its wire (rx == the
 # peer's tx, tx == the peer's rx); what the router received it sent or
-# dropped with a reason.
+# dropped with a reason; every page and skb is back when uxdp exits.
 # With OFFLOAD=csum, A's and B's veths keep tx checksum offload on (TSO/GSO
 # off): their TCP/UDP frames reach uxdp CHECKSUM_PARTIAL and only get a valid
 # checksum because the driver completes it (rx_csum_completed > 0).
@@ -55,7 +55,8 @@ EOF
 
 snap_a=$(nl_snap "$NL_NS_A" "$NL_IF_A")
 snap_b=$(nl_snap "$NL_NS_B" "$NL_IF_B")
-nl_bg "$NL_NS_R" "$T/run.json" "$UXDP" -j run "$T/router.uxdp"
+# UXDP_LEAK_CHECK: uxdp exits 1 if a page or slab object is still out after the script
+nl_bg "$NL_NS_R" "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/router.uxdp"
 UPID=$NL_BG_PID
 
 # Ready when both devices' sockets are bound in R (or uxdp died).

@@ -13,7 +13,8 @@
 # every frame t0/r1 received got one XDP verdict; each uxdp device agrees
 # exactly with the kernel interface at the other end of its wire (rx == the
 # peer's tx, tx == the peer's rx); what the router received it sent or
-# dropped with a reason; the tap is gone once uxdp has exited.
+# dropped with a reason; the tap is gone once uxdp has exited, and every
+# page and skb is back.
 # Usage: router_tap.sh UXDP PROGS_DIR [QUEUES]
 # Skips (77) without root, namespaces, /dev/net/tun or AF_PACKET.
 set -u
@@ -52,7 +53,8 @@ stats drops
 EOF
 
 snap_b=$(nl_snap "$NL_NS_B" "$NL_IF_B")
-nl_bg "$NL_NS_R" "$T/run.json" "$UXDP" -j run "$T/router.uxdp"
+# UXDP_LEAK_CHECK: uxdp exits 1 if a page or slab object is still out after the script
+nl_bg "$NL_NS_R" "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/router.uxdp"
 UPID=$NL_BG_PID
 
 # Ready when the tap is up in A and r1's sockets are bound in R (or uxdp died).
