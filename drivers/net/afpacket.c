@@ -895,8 +895,7 @@ out:
  *
  * Return: 0, or -EINVAL with @err naming the bad argument.
  */
-int afp_parse_args(int argc, char **argv, struct afp_config *cfg, char *err, size_t errlen);
-int afp_parse_args(int argc, char **argv, struct afp_config *cfg, char *err, size_t errlen)
+static int afp_parse_args(int argc, char **argv, struct afp_config *cfg, char *err, size_t errlen)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->queues = 1;

@@ -522,8 +522,7 @@ out:
  *
  * Return: 0, or -EINVAL with @err naming the bad argument.
  */
-int tap_parse_args(int argc, char **argv, struct tap_config *cfg, char *err, size_t errlen);
-int tap_parse_args(int argc, char **argv, struct tap_config *cfg, char *err, size_t errlen)
+static int tap_parse_args(int argc, char **argv, struct tap_config *cfg, char *err, size_t errlen)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->queues = 1;
