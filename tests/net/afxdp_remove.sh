@@ -46,7 +46,7 @@ run 30s
 stats dev xg
 EOF
 start=$(date +%s)
-nl_bg $NS "$T/run.json" "$UXDP" -j run "$T/run.uxdp"
+nl_bg $NS "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/run.uxdp"
 UPID=$NL_BG_PID
 xdp_on() { ip -n $NS -j link show ${P}g0 2>/dev/null | jq -e '.[0].xdp != null' >/dev/null; }
 nl_wait_for 10 xdp_on || nl_fail "uxdp did not attach: $(cat "$T/run.json.err")"

@@ -4,7 +4,8 @@
 #   ns A 198.18.0.2/24 ─veth─ [ns R: uxdp, xa = afxdp on the A side, xb = afxdp
 #   (or afpacket: VARIANT mixed) on the B side, 198.18.0.1/24 and 198.19.0.1/24,
 #   ip_forward=1] ─veth─ ns B 198.19.0.2/24
-# Checks: ping A → B; a 4 MiB TCP transfer arrives byte-exact; an XDP program
+# uxdp runs with UXDP_LEAK_CHECK=1 (every page and slab object back after the
+# script, or it exits 1). Checks: ping A → B; a 4 MiB TCP transfer arrives byte-exact; an XDP program
 # on xa drops UDP port 9999 and none of those datagrams reach B while all of
 # port 9998's do; every frame xa/xb received got one XDP verdict, and each
 # uxdp device agrees exactly with the kernel interface at the other end of its
@@ -80,7 +81,7 @@ ip -n "$NL_NS_B" neigh add 198.19.0.1 lladdr "$NL_MAC_R1" dev "$NL_IF_B"
 
 snap_a=$(nl_snap "$NL_NS_A" "$NL_IF_A")
 snap_b=$(nl_snap "$NL_NS_B" "$NL_IF_B")
-nl_bg "$NL_NS_R" "$T/run.json" "$UXDP" -j run "$T/router.uxdp"
+nl_bg "$NL_NS_R" "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/router.uxdp"
 UPID=$NL_BG_PID
 
 # Ready when the kernel program sits on both of R's interfaces (or uxdp died).
