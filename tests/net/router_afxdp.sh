@@ -64,8 +64,8 @@ esac
 cat >"$T/router.uxdp" <<EOF
 $XA
 $XB
-link set dev xa xdp obj $PROGS/xdp_udp_port_drop.o
-map update xdp_udp_port_drop:cfg key 00000000 value 0f270000
+link set dev xa xdp obj $PROGS/xdp_drop_udp_port.o
+map update xdp_drop_udp_port:drop_cfg key 00000000 value 0f270000
 addr add 198.18.0.1/24 dev xa
 addr add 198.19.0.1/24 dev xb
 neigh add 198.18.0.2 lladdr $NL_MAC_A dev xa
