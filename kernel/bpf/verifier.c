@@ -275,7 +275,8 @@ static int check_mem_access(struct bpf_verifier_env *env, struct bpf_verifier_st
 {
 	const struct bpf_insn *insn = &env->prog->insnsi[i];
 	struct bpf_reg_state *ptr = &cur_frame(st)->regs[ptr_regno];
-	s64 off = ptr->off + insn->off;
+	/* wraps, never overflows: a scalar's off is its value and may be anything */
+	s64 off = (s64)((u64)ptr->off + (u64)(s64)insn->off);
 	u32 rgn;
 	int err;
 
@@ -623,8 +624,10 @@ static int check_alu(struct bpf_verifier_env *env, struct bpf_verifier_state *st
 				res.var = true;
 				res.off = 0;
 			} else {
-				res.off = op == BPF_ADD ? res.off + scal->off : res.off - scal->off;
-				if (res.off > (1 << 29) || res.off < -(1 << 29)) {
+				bool ovf = op == BPF_ADD ? __builtin_add_overflow(res.off, scal->off, &res.off) :
+							   __builtin_sub_overflow(res.off, scal->off, &res.off);
+
+				if (ovf || res.off > (1 << 29) || res.off < -(1 << 29)) {
 					vinsn(env, i, "R%u pointer offset %lld is not allowed",
 					      insn->dst_reg, (long long)res.off);
 					return -EACCES;
