@@ -67,6 +67,7 @@ struct bpf_jit_run {
 	u32 reason;
 	u64 regs[6];		/* R0..R5 around C calls */
 	u64 addr;		/* checked address around C calls */
+	u32 cpu;		/* smp_processor_id(): inlined PERCPU_ARRAY lookups */
 };
 
 /* One whole-chain stack, as the interpreter's BPF_INTERP_STACK. */
@@ -841,7 +842,7 @@ static void emit_shift_k(struct jit_ctx *c, u8 ext, bool w, u8 dst, s32 imm)
 	emit1(c, n);
 }
 
-/* ld_imm64 r1 = ARRAY map; call bpf_map_lookup_elem at slot i (core.c's fusion) */
+/* ld_imm64 r1 = ARRAY or PERCPU_ARRAY map; call bpf_map_lookup_elem at slot i (core.c's fusion) */
 static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
 {
 	const struct bpf_prog *prog = c->prog;
@@ -860,10 +861,13 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
 	for (m = 0; m < prog->aux->used_map_cnt; m++) {
 		const struct bpf_map *map = prog->aux->used_maps[m];
 
-		if ((u64)(uintptr_t)map == v && map->ops == &array_map_ops) {
+		if ((u64)(uintptr_t)map == v &&
+		    (map->ops == &array_map_ops || map->ops == &percpu_array_map_ops)) {
 			const struct bpf_array *array = (const void *)map;
 
-			if (array->elem_size > 0x7fffffff)
+			/* imul takes a 32-bit immediate: element size, per-CPU stride */
+			if (array->elem_size > 0x7fffffff ||
+			    (u64)array->elem_size * map->max_entries > 0x7fffffff)
 				return NULL;
 			return array;
 		}
@@ -871,10 +875,45 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
 	return NULL;
 }
 
+/*
+ * PERCPU_ARRAY: this CPU's copy, pptrs[index] + cpu * max_entries * elem_size
+ * (arraymap.c's percpu_array_ptr()), the CPU read once per run into
+ * run.cpu: the kernel's percpu_array_map_gen_lookup().
+ */
+static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
+					    const struct bpf_array *array)
+{
+	u32 p;
+
+	emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
+	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
+	emit_alu_rr(c, 0x31, false, RAX, RAX);
+	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
+	p = emit_jcc8(c, CC_AE);
+	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, elem_size */
+	emit1(c, 0x69);
+	emit_modrm_reg(c, R11, R11);
+	emit4(c, array->elem_size);
+	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
+	emit_alu_rr(c, 0x01, true, RAX, R11);
+	emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
+	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, stride */
+	emit1(c, 0x69);
+	emit_modrm_reg(c, R11, R11);
+	emit4(c, array->elem_size * array->map.max_entries);
+	emit_alu_rr(c, 0x01, true, RAX, R11);
+	patch8(c, p);
+	emit_jmp_to(c, c->addrs[i + 3], true);
+}
+
 static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_array *array)
 {
 	u32 p;
 
+	if (array->map.ops == &percpu_array_map_ops) {
+		emit_inline_percpu_array_lookup(c, i, array);
+		return;
+	}
 	emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
 	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
 	emit_alu_rr(c, 0x31, false, RAX, RAX);
@@ -1444,6 +1483,7 @@ u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, vo
 	run.mem = mem;
 	run.mem_len = mem_len;
 	run.reason = BPF_ABORT_NONE;
+	run.cpu = smp_processor_id();
 	if (vi->zero_stack)
 		memset(stack, 0, sizeof(stack));
 	ret = ((bpf_jit_entry_t)prog->aux->jit_image)(xdp ? (u64)(uintptr_t)xdp :

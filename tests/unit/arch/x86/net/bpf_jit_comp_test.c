@@ -7,11 +7,12 @@
  * opcode over register pairs that hit the JIT's special registers (rax,
  * rdx for division, rcx for shifts) with edge values, each abort reason,
  * the loop budget at its exact boundary, the tail-call limit, bpf-to-bpf
- * calls, helpers, the inlined ARRAY lookup, and the fallback when the
+ * calls, helpers, the inlined ARRAY and PERCPU_ARRAY lookups, and the fallback when the
  * knob is off.
  */
 #include <linux/netdevice.h>
 #include <net/xdp.h>
+#include <uxdp/uxdp_bpf.h>
 
 #include "uxdp_test.h"
 #include "../../../kernel/bpf/bpf_insn_macros.h"
@@ -500,6 +501,61 @@ START_TEST(test_loop_budget_boundary)
 }
 END_TEST
 
+/*
+ * Inlined ARRAY and PERCPU_ARRAY lookups (real maps, so the JIT inlines
+ * them): every index, one past the end and far out, on two CPUs; both
+ * runtimes agree with the value each CPU's copy holds.
+ */
+START_TEST(test_inline_array_lookups)
+{
+	static const enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY };
+	const u32 ncpus = num_possible_cpus(), entries = 5;
+	u32 t, k, cpu;
+
+	for (t = 0; t < ARRAY_SIZE(types); t++) {
+		bool percpu = types[t] == BPF_MAP_TYPE_PERCPU_ARRAY;
+		int id = uxdp_bpf_map_create(types[t], "lk", 4, 16, entries, NULL);
+		struct bpf_insn insns[] = {
+			BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, 0),
+			BPF_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_2, -4),
+			BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+			BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+			BPF_LD_MAP_FD(BPF_REG_1, id),
+			BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+			BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),
+			BPF_MOV64_IMM(BPF_REG_0, 0xdead),
+			BPF_EXIT_INSN(),
+			BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 8),
+			BPF_EXIT_INSN(),
+		};
+		struct bpf_prog *prog;
+
+		ck_assert_int_gt(id, 0);
+		for (k = 0; k < entries; k++) {
+			u64 vals[NR_CPUS][2] = { { 0 } };
+
+			for (cpu = 0; cpu < ncpus; cpu++)
+				vals[cpu][1] = 1000 * (k + 1) + (percpu ? cpu : 0);
+			ck_assert_int_eq(uxdp_bpf_map_update_elem(id, &k, vals, BPF_ANY), 0);
+		}
+		prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+		ck_assert_msg(prog, "load: %s", log_buf);
+		for (cpu = 0; cpu < 2 && cpu < ncpus; cpu++) {
+			uxdp_worker_bind_cpu(cpu);
+			for (k = 0; k < entries + 3; k++) {
+				u32 idx = k < entries + 2 ? k : 0x80000000u;
+				u64 want = idx < entries ? 1000 * (idx + 1) + (percpu ? cpu : 0) : 0xdead;
+
+				ck_assert_uint_eq(run_raw_both(prog, &idx, sizeof(idx), NULL), want);
+			}
+		}
+		uxdp_worker_bind_cpu(0);
+		bpf_prog_put(prog);
+		uxdp_bpf_map_close(id);
+	}
+}
+END_TEST
+
 START_TEST(test_tail_call_limit)
 {
 	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
@@ -852,6 +908,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jump_sizes);
 	tcase_add_test(tc, test_tail_call_to_interpreted);
 	tcase_add_test(tc, test_jit_disabled);
+	tcase_add_test(tc, test_inline_array_lookups);
 	suite_add_tcase(s, tc);
 	return s;
 }
