@@ -106,7 +106,8 @@
 	FN(tx_ring_full, "frames dropped: tx ring full")			\
 	FN(kernel_rx_packets, "PACKET_STATISTICS tp_packets")			\
 	FN(kernel_rx_drops, "PACKET_STATISTICS tp_drops: rx ring full")	\
-	FN(kernel_rx_freeze, "PACKET_STATISTICS tp_freeze_q_cnt")
+	FN(kernel_rx_freeze, "PACKET_STATISTICS tp_freeze_q_cnt")		\
+	FN(interface_gone, "the interface was removed while running (1)")
 
 enum afp_stat {
 #define __AFP_ENUM(name, text) AFP_STAT_##name,
@@ -158,6 +159,8 @@ struct afp_priv {
 	int kifindex;
 	unsigned int nr_queues;
 	int fanout;
+	bool gone;		/* the interface was removed */
+	u32 gen_active_calls;	/* paces the removal check */
 	struct afp_queue *q;
 };
 
@@ -177,7 +180,10 @@ static const struct {
 
 static bool afp_active(struct net_device *dev)
 {
-	return netif_running(dev) && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	const struct afp_priv *priv = netdev_priv(dev);
+
+	return netif_running(dev) && !READ_ONCE(priv->gone) &&
+	       !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
 }
 
 static u32 csum_partial_buf(const u8 *p, unsigned int len, u32 sum)
@@ -614,8 +620,36 @@ static int afp_poll(struct napi_struct *napi, int budget)
 	return budget;
 }
 
+/*
+ * The interface removed under us? The kernel unbinds its packet sockets
+ * (packet_notifier(), NETDEV_UNREGISTER: po->ifindex = -1), which
+ * getsockname() shows; a down interface keeps its index and is not "gone".
+ * Then say so, end the run and stay inactive. Control thread, now and then.
+ */
+static void afp_check_gone(struct net_device *dev)
+{
+	struct afp_priv *priv = netdev_priv(dev);
+	struct sockaddr_ll sll;
+	socklen_t len = sizeof(sll);
+
+	if (READ_ONCE(priv->gone) || !priv->nr_queues || priv->q[0].fd < 0 ||
+	    getsockname(priv->q[0].fd, (struct sockaddr *)&sll, &len) ||
+	    sll.sll_ifindex == priv->kifindex)
+		return;
+	if (__atomic_exchange_n(&priv->gone, true, __ATOMIC_ACQ_REL))
+		return;		/* a worker saw it first */
+	priv->q[0].stats[AFP_STAT_interface_gone] = 1;
+	pr_warn("%s: interface %s was removed (packet socket unbound); stopping the run\n",
+		dev->name, priv->ifname);
+	__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+}
+
 static bool afp_gen_active(struct net_device *dev)
 {
+	struct afp_priv *priv = netdev_priv(dev);
+
+	if (!(priv->gen_active_calls++ & 63))
+		afp_check_gone(dev);
 	if (!afp_active(dev))
 		return false;
 	napi_fd_wait();
