@@ -250,21 +250,13 @@ static bool afp_csum_complete(u8 *frame, unsigned int len)
 
 static void afp_pass(struct net_device *dev, struct xdp_buff *xdp)
 {
-	u8 *va = xdp->data_hard_start;
-	struct sk_buff *skb;
+	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
 
-	skb = napi_build_skb(va, xdp->frame_sz);
 	if (unlikely(!skb)) {
 		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
 		xdp_return_buff(xdp);
 		return;
 	}
-	skb_reserve(skb, (u8 *)xdp->data - va);
-	__skb_put(skb, (u8 *)xdp->data_end - (u8 *)xdp->data);
-	if (xdp->data_meta < xdp->data)
-		skb_metadata_set(skb, (u8 *)xdp->data - (u8 *)xdp->data_meta);
-	skb_mark_for_recycle(skb);
-	skb->protocol = eth_type_trans(skb, dev);
 	netif_receive_skb(skb);
 }
 

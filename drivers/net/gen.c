@@ -456,38 +456,13 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 
 static void gen_pass(struct net_device *dev, struct xdp_buff *xdp)
 {
-	struct skb_shared_info *xinfo = (struct skb_shared_info *)__xdp_buff_hard_end(xdp);
-	bool frags = xdp->flags & XDP_FLAGS_HAS_FRAGS;
-	u32 nr_frags = frags ? xinfo->nr_frags : 0;
-	u32 frags_size = frags ? xinfo->xdp_frags_size : 0;
-	u32 frags_truesize = frags ? xinfo->xdp_frags_truesize : 0;
-	u8 *va = xdp->data_hard_start;
-	struct sk_buff *skb;
+	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
 
-	skb = napi_build_skb(va, xdp->frame_sz);
 	if (unlikely(!skb)) {
 		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
 		xdp_return_buff(xdp);
 		return;
 	}
-	skb_reserve(skb, (u8 *)xdp->data - va);
-	__skb_put(skb, (u8 *)xdp->data_end - (u8 *)xdp->data);
-	if (xdp->data_meta < xdp->data)
-		skb_metadata_set(skb, (u8 *)xdp->data - (u8 *)xdp->data_meta);
-	if (unlikely(frags)) {
-		/*
-		 * build_skb() put its shinfo at the same address and zeroed the
-		 * head of it; frags[] is intact, restore the count and sizes
-		 * (the kernel's xdp_update_skb_shared_info()).
-		 */
-		BUG_ON(skb_shinfo(skb) != xinfo);
-		xinfo->nr_frags = nr_frags;
-		skb->data_len = frags_size;
-		skb->len += frags_size;
-		skb->truesize += frags_truesize;
-	}
-	skb_mark_for_recycle(skb);
-	skb->protocol = eth_type_trans(skb, dev);
 	netif_receive_skb(skb);
 }
 

@@ -283,35 +283,16 @@ static bool pcap_fill(struct pcap_priv *priv, struct xdp_buff *xdp, const u8 *da
 
 static void pcap_pass_up(struct net_device *dev, struct xdp_buff *xdp)
 {
-	struct skb_shared_info *xinfo = xdp_get_shared_info_from_buff(xdp);
-	bool frags = xdp_buff_has_frags(xdp);
-	u32 nr_frags = frags ? xinfo->nr_frags : 0;
-	u32 frags_size = frags ? xinfo->xdp_frags_size : 0;
-	u32 frags_truesize = frags ? xinfo->xdp_frags_truesize : 0;
-	u64 tstamp = xinfo->hwtstamps.hwtstamp;
-	u8 *va = xdp->data_hard_start;
-	struct sk_buff *skb;
+	/* build_skb() zeroes the head of the shared info: keep the stamp */
+	u64 tstamp = xdp_get_shared_info_from_buff(xdp)->hwtstamps.hwtstamp;
+	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
 
-	skb = napi_build_skb(va, xdp->frame_sz);
 	if (unlikely(!skb)) {
 		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
 		xdp_return_buff(xdp);
 		return;
 	}
-	skb_reserve(skb, (u8 *)xdp->data - va);
-	__skb_put(skb, (u8 *)xdp->data_end - (u8 *)xdp->data);
-	if (xdp->data_meta < xdp->data)
-		skb_metadata_set(skb, (u8 *)xdp->data - (u8 *)xdp->data_meta);
-	if (unlikely(frags)) {
-		/* build_skb() zeroed the head of the shared info: restore the frags */
-		xinfo->nr_frags = nr_frags;
-		skb->data_len = frags_size;
-		skb->len += frags_size;
-		skb->truesize += frags_truesize;
-	}
 	skb_shinfo(skb)->hwtstamps.hwtstamp = tstamp;
-	skb_mark_for_recycle(skb);
-	skb->protocol = eth_type_trans(skb, dev);
 	netif_receive_skb(skb);
 }
 

@@ -299,6 +299,12 @@ void xdp_clear_return_frame_no_direct(void);
 /* Build @skb (zeroed up to ->tail) around @xdpf's memory; see linux-semantics B.9. */
 struct sk_buff *__xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct sk_buff *skb,
 					   struct net_device *dev);
+/*
+ * An skb around a driver's xdp_buff after XDP_PASS (head, frags, metadata),
+ * marked for recycling when the rxq's memory is a page pool, protocol set by
+ * eth_type_trans() on the rxq's device. NULL on failure (@xdp untouched).
+ */
+struct sk_buff *xdp_build_skb_from_buff(const struct xdp_buff *xdp);
 /* Allocate an skb and build it around @xdpf; NULL on failure (frame untouched). */
 struct sk_buff *xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct net_device *dev);
 /*

@@ -217,6 +217,41 @@ struct sk_buff *__xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct sk_buf
 	return skb;
 }
 
+struct sk_buff *xdp_build_skb_from_buff(const struct xdp_buff *xdp)
+{
+	struct skb_shared_info *xinfo = xdp_get_shared_info_from_buff(xdp);
+	bool frags = xdp_buff_has_frags(xdp);
+	u32 nr_frags = frags ? xinfo->nr_frags : 0;
+	u32 frags_size = frags ? xinfo->xdp_frags_size : 0;
+	u32 frags_truesize = frags ? xinfo->xdp_frags_truesize : 0;
+	u8 *va = xdp->data_hard_start;
+	struct sk_buff *skb;
+
+	skb = napi_build_skb(va, xdp->frame_sz);
+	if (unlikely(!skb))
+		return NULL;
+	skb_reserve(skb, (u8 *)xdp->data - va);
+	__skb_put(skb, (u8 *)xdp->data_end - (u8 *)xdp->data);
+	if (xdp->data_meta < xdp->data)
+		skb_metadata_set(skb, (u8 *)xdp->data - (u8 *)xdp->data_meta);
+	if (unlikely(frags)) {
+		/*
+		 * build_skb() put its shinfo at the same address and zeroed the
+		 * head of it; frags[] is intact: restore the count and sizes
+		 * (xdp_update_skb_shared_info()).
+		 */
+		BUG_ON(skb_shinfo(skb) != xinfo);
+		xinfo->nr_frags = nr_frags;
+		skb->data_len = frags_size;
+		skb->len += frags_size;
+		skb->truesize += frags_truesize;
+	}
+	if (xdp->rxq->mem.type == MEM_TYPE_PAGE_POOL)
+		skb_mark_for_recycle(skb);
+	skb->protocol = eth_type_trans(skb, xdp->rxq->dev);
+	return skb;
+}
+
 struct sk_buff *xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct net_device *dev)
 {
 	struct sk_buff *skb = kmem_cache_alloc(skbuff_cache, GFP_ATOMIC);
