@@ -24,7 +24,7 @@ QUEUES=${3:-1}
 OFFLOAD=${4:-none}
 . "$(dirname "$0")/netns_lib.sh"
 
-nl_init "uxpa$QUEUES${OFFLOAD:0:1}"
+nl_init "uxpa$QUEUES${OFFLOAD:0:1}$$"	# unique: several runs may share the machine
 nl_require_netns
 nl_require_cmd socat ethtool python3 ping ss
 python3 -c 'import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW).close()' 2>/dev/null ||

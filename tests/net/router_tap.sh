@@ -23,7 +23,7 @@ PROGS=$2
 QUEUES=${3:-1}
 . "$(dirname "$0")/netns_lib.sh"
 
-nl_init "uxpt$QUEUES"
+nl_init "uxpt$QUEUES$$"	# unique: several runs may share the machine
 nl_require_netns
 nl_require_cmd socat ethtool python3 ping ss
 python3 -c 'import socket; socket.socket(socket.AF_PACKET, socket.SOCK_RAW).close()' 2>/dev/null ||
