@@ -237,19 +237,26 @@ static void page_pool_recycle(struct page_pool *pool, struct page *page, bool al
 	page_pool_recycle_in_ring(pool, page);
 }
 
+/*
+ * Drop one reference to head page @page; true if it was the last.
+ * page_pool_unref_netmem(): the sole owner needs no atomic read-modify-
+ * write; nobody else holds a reference that could race with it.
+ */
+static inline bool page_pool_unref_page_last(struct page *page)
+{
+	if (likely(__atomic_load_n(&page->_refcount, __ATOMIC_RELAXED) == 1)) {
+		set_page_count(page, 0);
+		return true;
+	}
+	return page_ref_dec_and_test(page);
+}
+
 void page_pool_put_full_page(struct page_pool *pool, struct page *page, bool allow_direct)
 {
 	page = compound_head(page);
 	BUG_ON_MSG(page->pp != pool, "page_pool_put_full_page() of a page of another pool");
-	/*
-	 * page_pool_unref_netmem(): the sole owner needs no atomic read-modify-
-	 * write; nobody else holds a reference that could race with it.
-	 */
-	if (likely(page_ref_count(page) == 1))
-		set_page_count(page, 0);
-	else if (!page_ref_dec_and_test(page))
-		return;
-	page_pool_recycle(pool, page, allow_direct);
+	if (page_pool_unref_page_last(page))
+		page_pool_recycle(pool, page, allow_direct);
 }
 
 void page_pool_put_unrefed_page(struct page *page)
@@ -262,12 +269,8 @@ bool napi_pp_put_page(struct page *page)
 	page = compound_head(page);
 	if (unlikely(!page_is_pp(page)))
 		return false;
-	/* page_pool_unref_netmem(), as in page_pool_put_full_page() */
-	if (likely(__atomic_load_n(&page->_refcount, __ATOMIC_RELAXED) == 1))
-		set_page_count(page, 0);
-	else if (!page_ref_dec_and_test(page))
-		return true;
-	page_pool_recycle(page->pp, page, false);
+	if (page_pool_unref_page_last(page))
+		page_pool_recycle(page->pp, page, false);
 	return true;
 }
 
