@@ -133,26 +133,6 @@ static bool state_covers(const struct bpf_verifier_state *o, const struct bpf_ve
 	return true;
 }
 
-static void reg_join(struct bpf_reg_state *n, const struct bpf_reg_state *o, struct idmap *m)
-{
-	if (n->type == NOT_INIT || o->type == NOT_INIT)
-		goto not_init;
-	if (n->type != o->type)
-		goto not_init;
-	if (n->type != SCALAR_VALUE &&
-	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
-	     !check_ids(o->id, n->id, m)))
-		goto not_init;
-	if (o->var || n->var || o->off != n->off) {
-		n->var = true;
-		n->off = 0;
-	}
-	n->range = min(n->range, o->range);
-	return;
-not_init:
-	memset(n, 0, sizeof(*n));
-}
-
 /*
  * Would a join keep every register both states initialise? A register that
  * is a scalar on one path and a pointer on the other (or pointers to
@@ -169,6 +149,20 @@ static bool reg_joinable(const struct bpf_reg_state *n, const struct bpf_reg_sta
 	return n->type == SCALAR_VALUE ||
 	       (o->frameno == n->frameno && o->map == n->map && o->mem_size == n->mem_size &&
 		check_ids(o->id, n->id, m));
+}
+
+static void reg_join(struct bpf_reg_state *n, const struct bpf_reg_state *o, struct idmap *m)
+{
+	if (n->type == NOT_INIT || o->type == NOT_INIT || !reg_joinable(n, o, m))
+		goto not_init;
+	if (o->var || n->var || o->off != n->off) {
+		n->var = true;
+		n->off = 0;
+	}
+	n->range = min(n->range, o->range);
+	return;
+not_init:
+	memset(n, 0, sizeof(*n));
 }
 
 static bool state_joinable(const struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
@@ -195,17 +189,12 @@ static bool state_joinable(const struct bpf_verifier_state *n, const struct bpf_
 	return true;
 }
 
-/* Joins @o into @n; false when the call chains differ (nothing done). */
-static bool state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
+/* Joins @o into @n; state_joinable(n, o) holds (same call chain). */
+static void state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
 {
 	struct idmap m = { 0 };
 	u32 f, i;
 
-	if (o->curframe != n->curframe)
-		return false;
-	for (f = 0; f <= o->curframe; f++)
-		if (o->frame[f]->callsite != n->frame[f]->callsite)
-			return false;
 	for (f = 0; f <= o->curframe; f++) {
 		struct bpf_func_state *a = n->frame[f];
 		const struct bpf_func_state *b = o->frame[f];
@@ -228,7 +217,6 @@ static bool state_join(struct bpf_verifier_state *n, const struct bpf_verifier_s
 				s->spilled = false;
 		}
 	}
-	return true;
 }
 
 int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn)
@@ -314,7 +302,8 @@ int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state
 		 * states' paths were already walked.
 		 */
 		while ((sl = *pp)) {
-			if (state_joinable(st, &sl->st) && state_join(st, &sl->st)) {
+			if (state_joinable(st, &sl->st)) {
+				state_join(st, &sl->st);
 				*pp = sl->next;
 				bpf_free_vstate(&sl->st);
 				free(sl);
