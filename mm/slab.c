@@ -266,20 +266,26 @@ static noinline void kmem_cache_free_flush(struct kmem_cache *s, struct kmem_cac
 	c->avail -= SLAB_BATCH;
 }
 
-void kmem_cache_free(struct kmem_cache *s, void *obj)
+/* Push @obj onto this CPU's magazine; the caller checked its cache. */
+static inline void __kmem_cache_free(struct kmem_cache *s, void *obj)
 {
 	struct kmem_cache_cpu *c;
 
-	if (unlikely(!obj))
-		return;
-	BUG_ON_MSG(virt_to_head_page(obj)->slab_cache != s,
-		   "kmem_cache_free() of an object from another cache");
 	kasan_poison(obj, s->size);
 	c = &s->cpu[smp_processor_id()];
 	if (unlikely(c->avail == SLAB_MAG_SIZE))
 		kmem_cache_free_flush(s, c);
 	c->entry[c->avail++] = obj;
 	c->frees++;
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *obj)
+{
+	if (unlikely(!obj))
+		return;
+	BUG_ON_MSG(virt_to_head_page(obj)->slab_cache != s,
+		   "kmem_cache_free() of an object from another cache");
+	__kmem_cache_free(s, obj);
 }
 
 int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void **p)
@@ -340,12 +346,25 @@ const char *kmem_cache_name(const struct kmem_cache *s)
 	return s->name;
 }
 
-static int kmalloc_index(size_t size)
+/*
+ * Bucket of a kmalloc(@size), 0 < @size <= KMALLOC_MAX_CACHE_SIZE, without a
+ * search: sizes up to 192 B by an 8-byte-step table (the kernel's
+ * size_index[], for the 96 and 192 B buckets between the powers of two),
+ * larger ones by fls() of size - 1 (a 512 B bucket for 257..512, and so on).
+ */
+static const u8 kmalloc_size_index[24] = {
+	0, 1, 2, 2, 3, 3, 3, 3,		/*   8 ..  64 */
+	4, 4, 4, 4, 5, 5, 5, 5,		/*  72 .. 128 */
+	6, 6, 6, 6, 6, 6, 6, 6,		/* 136 .. 192 */
+};
+
+static inline int kmalloc_index(size_t size)
 {
-	for (unsigned int i = 0; i < ARRAY_SIZE(kmalloc_sizes); i++)
-		if (size <= kmalloc_sizes[i])
-			return (int)i;
-	return -1;
+	if (size <= 192)
+		return kmalloc_size_index[(size - 1) / 8];
+	if (size <= 256)
+		return 7;
+	return 31 - __builtin_clz((unsigned int)size - 1);	/* fls(size - 1) - 1 */
 }
 
 __attribute__((constructor(101))) static void kmalloc_init(void)
@@ -359,7 +378,7 @@ __attribute__((constructor(101))) static void kmalloc_init(void)
 	}
 }
 
-size_t kmalloc_size_roundup(size_t size)
+size_t __kmalloc_size_roundup(size_t size)
 {
 	int idx;
 
@@ -400,7 +419,7 @@ void kfree(const void *objp)
 		return;
 	page = virt_to_head_page(objp);
 	if (PageSlab(page)) {
-		kmem_cache_free(page->slab_cache, (void *)objp);
+		__kmem_cache_free(page->slab_cache, (void *)objp);
 		return;
 	}
 	BUG_ON_MSG(!(page->flags & (1UL << PG_large_kmalloc)),

@@ -100,7 +100,15 @@ void kfree(const void *objp);
 /* Usable size of a kmalloc()ed object (the bucket size). */
 size_t ksize(const void *objp);
 /* The size kmalloc(@size) really allocates (bucket or page-order size). */
-size_t kmalloc_size_roundup(size_t size);
+size_t __kmalloc_size_roundup(size_t size);
+
+static inline size_t kmalloc_size_roundup(size_t size)
+{
+	/* Above 256 B the buckets are the powers of two (skb heads). */
+	if (size > 256 && size <= KMALLOC_MAX_CACHE_SIZE)
+		return (size_t)1 << (64 - __builtin_clzl(size - 1));
+	return __kmalloc_size_roundup(size);
+}
 
 static inline void *kzalloc(size_t size, gfp_t flags)
 {

@@ -221,7 +221,8 @@ static bool page_pool_napi_local(const struct page_pool *pool)
 	return napi && READ_ONCE(napi->list_owner) == smp_processor_id();
 }
 
-static void page_pool_recycle(struct page_pool *pool, struct page *page, bool allow_direct)
+static __always_inline void page_pool_recycle(struct page_pool *pool, struct page *page,
+					      bool allow_direct)
 {
 	kasan_poison(page_address(page), PAGE_SIZE << pool->p.order);
 	if (!allow_direct)

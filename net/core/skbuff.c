@@ -225,7 +225,7 @@ void napi_skb_cache_put_bulk(void **skbs, u32 n)
 
 /* ---- freeing ---- */
 
-static void skb_free_head(struct sk_buff *skb)
+static inline void skb_free_head(struct sk_buff *skb)
 {
 	unsigned char *head = skb->head;
 
@@ -600,8 +600,10 @@ int pskb_expand_head(struct sk_buff *skb, int nhead, int ntail, gfp_t gfp_mask)
 	skb->head_frag = 0;
 	skb->data += off;
 	skb_set_end_offset(skb, size);
-	skb->tail += nhead;
-	skb_headers_offset_update(skb, nhead);
+	if (nhead) {
+		skb->tail += nhead;
+		skb_headers_offset_update(skb, nhead);
+	}
 	skb->cloned = 0;
 	skb->hdr_len = 0;
 	skb->nohdr = 0;
@@ -621,9 +623,27 @@ unsigned char *__pskb_pull_tail(struct sk_buff *skb, int delta)
 		if (pskb_expand_head(skb, 0, eat > 0 ? eat + 128 : 0, GFP_ATOMIC))
 			return NULL;
 	}
+	shinfo = skb_shinfo(skb);
+	if (delta == (int)skb->data_len && !skb_has_frag_list(skb)) {
+		/*
+		 * All of it (skb_linearize()): each frag is copied after the
+		 * last and released at once, one pass instead of
+		 * skb_copy_bits() and the release loop below; same result.
+		 */
+		unsigned char *to = skb_tail_pointer(skb);
+
+		for (i = 0; i < shinfo->nr_frags; i++) {
+			skb_frag_t *frag = &shinfo->frags[i];
+
+			memcpy(to, skb_frag_address(frag), skb_frag_size(frag));
+			to += skb_frag_size(frag);
+			__skb_frag_unref(frag, skb->pp_recycle);
+		}
+		shinfo->nr_frags = 0;
+		goto end;
+	}
 	err = skb_copy_bits(skb, skb_headlen(skb), skb_tail_pointer(skb), delta);
 	BUG_ON(err);
-	shinfo = skb_shinfo(skb);
 
 	if (!skb_has_frag_list(skb))
 		goto pull_pages;

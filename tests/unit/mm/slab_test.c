@@ -192,6 +192,22 @@ START_TEST(test_kmalloc_buckets)
 		memset(p, 0x11, cases[i].got);
 		kfree(p);
 	}
+	/* Every size up to the largest cache: the smallest bucket that holds it. */
+	for (size_t n = 1; n <= KMALLOC_MAX_CACHE_SIZE; n++) {
+		static const size_t buckets[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512,
+						  1024, 2048, 4096, 8192 };
+		size_t want = 0;
+		void *p;
+
+		for (unsigned int i = 0; i < ARRAY_SIZE(buckets) && !want; i++)
+			if (n <= buckets[i])
+				want = buckets[i];
+		p = kmalloc(n, GFP_KERNEL);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(ksize(p), want);
+		ck_assert_uint_eq(kmalloc_size_roundup(n), want);
+		kfree(p);
+	}
 	kfree(NULL);
 	ck_assert_ptr_null(kmalloc(KMALLOC_MAX_ORDER_SIZE + 1, GFP_KERNEL));
 }
