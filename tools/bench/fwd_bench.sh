@@ -12,13 +12,22 @@
 # then runs in R with one such device on each veth end and IPv4 forwarding
 # (tests/net/router_afpacket.sh's script). Adding a router kind is one -r.
 #
-# The generator is uxdp in A: a gen device (SIZE-byte UDP frames to
-# 198.19.0.3, flows over 64 source ports) whose XDP program (xdp_action's
-# xdp_redirect_dev, bpf_redirect()) sends every frame into an afpacket device
-# on A's veth (PACKET_QDISC_BYPASS tx ring).
+# The generator (-g) sends SIZE-byte UDP frames to 198.19.0.3 from A:
+#   afpacket  uxdp in A: a gen device (flows over 64 source ports) whose XDP
+#             program (xdp_action's xdp_redirect_dev) sends every frame into
+#             an afpacket device on A's veth (PACKET_QDISC_BYPASS tx ring);
+#             each frame costs A an skb and a veth xmit, and R's receive
+#             then runs from A's backlog, on the generator's CPU.
+#   livegen   the kernel's own fastest source (uxdp-bench-livegen, beside
+#             uxdp in the build): BPF_PROG_TEST_RUN in live-frame mode
+#             redirects xdp_frames out of A's veth, straight into R's veth
+#             NAPI ring (GRO is turned on at R's receiving end for that:
+#             a veth takes ndo_xdp_xmit frames only with NAPI on). Pinned to
+#             CPU 0. It costs A a fraction of afpacket's per frame, so the
+#             routers, not the generator, set the rate.
 # 198.19.0.3 is not B's address: B's kernel drops the frames after counting
 # them at its interface (no replies). The kernel has no pktgen here (no
-# modules), hence uxdp.
+# modules), hence these two.
 #
 # Each round runs every router once, in the order given; rounds interleave
 # so machine load drifts hit all routers alike. Per router and round:
@@ -30,8 +39,9 @@
 # default), and median CPU.
 #
 # Usage: fwd_bench.sh [-d SECS] [-s SIZE] [-n ROUNDS] [-w WORKERS] [-r ROUTER]...
-#                     [-o JSON] [-x] [-L] [-R] [-P PREFIX] UXDP PROGS_DIR
-#   defaults: -d 5 -s 64 -n 3 -w 1 -r kernel -r afpacket
+#                     [-g afpacket|livegen] [-o JSON] [-x] [-L] [-R] [-P PREFIX]
+#                     UXDP PROGS_DIR
+#   defaults: -d 5 -s 64 -n 3 -w 1 -r kernel -r afpacket -g afpacket
 #   -x         B drops every frame in native XDP (examples/progs/xdp_drop.o on
 #              its veth; still counted at its interface) instead of its IP
 #              stack: the sink's cost no longer lands on whoever transmits
@@ -51,14 +61,15 @@
 # Needs root (namespaces, AF_PACKET). Bounded: every uxdp run has a duration.
 set -u
 DUR=5 SIZE=64 ROUNDS=3 WORKERS=1 OUT= ROUTERS=()
-XDP_SINK= LAST= PREFIX= RPS=
-while getopts "d:s:n:w:r:o:xLRP:h" opt; do
+XDP_SINK= LAST= PREFIX= RPS= GEN=afpacket
+while getopts "d:s:n:w:r:g:o:xLRP:h" opt; do
 	case $opt in
 	d) DUR=$OPTARG ;;
 	s) SIZE=$OPTARG ;;
 	n) ROUNDS=$OPTARG ;;
 	w) WORKERS=$OPTARG ;;
 	r) ROUTERS+=("$OPTARG") ;;
+	g) GEN=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	x) XDP_SINK=1 ;;
 	L) LAST=1 ;;
@@ -72,6 +83,13 @@ shift $((OPTIND - 1))
 UXDP=$(readlink -f "$1")
 PROGS=$(readlink -f "$2")
 [ ${#ROUTERS[@]} -gt 0 ] || ROUTERS=(kernel afpacket)
+case $GEN in
+afpacket) ;;
+livegen)
+	LIVEGEN=$(dirname "$(dirname "$UXDP")")/bench/uxdp-bench-livegen
+	[ -x "$LIVEGEN" ] || { echo "-g livegen: no $LIVEGEN (build tools/bench)" >&2; exit 2; } ;;
+*) echo "-g $GEN: the generator is afpacket or livegen" >&2; exit 2 ;;
+esac
 
 . "$(dirname "$(readlink -f "$0")")/../../tests/net/netns_lib.sh"
 nl_init "uxb$$"	# several benchmarks may run at once
@@ -91,6 +109,11 @@ if [ -n "$RPS" ]; then
 	ip netns exec "$NL_NS_R" sh -c \
 		"printf %x $((1 << ($(nproc) - 1))) >/sys/class/net/$NL_IF_R0/queues/rx-0/rps_cpus" ||
 		nl_fail "-R: cannot set rps_cpus on $NL_IF_R0"
+fi
+# livegen's frames reach R's veth through ndo_xdp_xmit: it needs NAPI on
+if [ "$GEN" = livegen ]; then
+	ip netns exec "$NL_NS_R" ethtool -K "$NL_IF_R0" gro on >/dev/null ||
+		nl_fail "-g livegen: cannot turn GRO on at $NL_IF_R0"
 fi
 # B's kernel counts and drops what is not its own address.
 ip -n "$NL_NS_B" neigh add $DST lladdr "$NL_MAC_B" dev "$NL_IF_B" nud permanent 2>/dev/null || true
@@ -183,8 +206,14 @@ measure() {	# ROUTER
 			{ echo "router $router: uxdp failed: $(cat "$T/router.json.err" "$T/router.json")" >&2; return 1; }
 		sleep 0.5
 	fi
-	# shellcheck disable=SC2086
-	nl_bg "$NL_NS_A" "$T/gen.json" $PREFIX "$UXDP" -q -j run "$T/gen.uxdp"
+	if [ "$GEN" = livegen ]; then
+		# shellcheck disable=SC2086
+		nl_bg "$NL_NS_A" "$T/gen.json" $PREFIX taskset -c 0 "$LIVEGEN" "$PROGS" "$NL_IF_A" \
+			"$NL_MAC_R0" 198.18.0.2 $DST "$SIZE" $((DUR + 4))
+	else
+		# shellcheck disable=SC2086
+		nl_bg "$NL_NS_A" "$T/gen.json" $PREFIX "$UXDP" -q -j run "$T/gen.uxdp"
+	fi
 	gpid=$NL_BG_PID
 	sleep 1
 	rx0=$(b_rx); g0=$(cpu_of "$gpid"); s0=$(softirq_ticks); r0=0
@@ -209,7 +238,7 @@ measure() {	# ROUTER
 		printf "%.0f %.2f %.2f %.2f\n", rx / w, r / hz, g / hz, s / hz }'
 }
 
-echo "fwd_bench: $SIZE B UDP, ${DUR} s windows, $ROUNDS rounds, $WORKERS worker(s); routers: ${ROUTERS[*]}"
+echo "fwd_bench: $SIZE B UDP from $GEN, ${DUR} s windows, $ROUNDS rounds, $WORKERS worker(s); routers: ${ROUTERS[*]}"
 [ -n "$XDP_SINK$LAST$RPS$PREFIX" ] && echo "options:${XDP_SINK:+ B drops in XDP (-x);}${LAST:+ router rx on the last worker (-L);}${RPS:+ R receives on the last CPU (-R);}${PREFIX:+ under \"$PREFIX\" (-P)}"
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), kernel $(uname -r)"
 : >"$T/results"
@@ -230,7 +259,7 @@ done)
 base=$(echo "$summary" | awk 'NR == 1 { print $2 }')
 echo
 printf "%-24s %12s %8s %10s %8s %10s %12s\n" router "median pps" "vs 1st" "router s" "gen s" "softirq s" "CPU us/pkt"
-json="{\"size\":$SIZE,\"duration_s\":$DUR,\"rounds\":$ROUNDS,\"workers\":$WORKERS,\"results\":["
+json="{\"generator\":\"$GEN\",\"size\":$SIZE,\"duration_s\":$DUR,\"rounds\":$ROUNDS,\"workers\":$WORKERS,\"results\":["
 sep=
 while read -r i pps rcpu gcpu scpu; do
 	ratio=$(awk -v a="$pps" -v b="$base" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
