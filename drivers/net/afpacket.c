@@ -248,18 +248,6 @@ static bool afp_csum_complete(u8 *frame, unsigned int len)
 	return true;
 }
 
-static void afp_pass(struct net_device *dev, struct xdp_buff *xdp)
-{
-	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
-
-	if (unlikely(!skb)) {
-		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
-		xdp_return_buff(xdp);
-		return;
-	}
-	netif_receive_skb(skb);
-}
-
 static int afp_xmit_buf(struct net_device *dev, const void *data, unsigned int len);
 
 /* One frame from the rx ring: copy, XDP, verdict. Returns true if redirected. */
@@ -275,7 +263,6 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	struct page *page;
 	u8 *va, *dst;
 	u32 act;
-	int err;
 
 	if (unlikely(len < ETH_HLEN)) {
 		st->rx_dropped++;
@@ -320,31 +307,13 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	st->rx_packets++;
 	st->rx_bytes += len;
 	act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
-	switch (act) {
-	case XDP_PASS:
-		afp_pass(dev, &xdp);
-		return false;
-	case XDP_TX:
+	if (act == XDP_TX) {
 		if (afp_xmit_buf(dev, xdp.data, (u8 *)xdp.data_end - (u8 *)xdp.data))
 			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 		xdp_return_buff(&xdp);
 		return false;
-	case XDP_REDIRECT:
-		err = xdp_do_redirect(dev, &xdp, prog);
-		if (unlikely(err)) {
-			xdp_do_redirect_count_drop(dev, err, 1);
-			xdp_return_buff(&xdp);
-		}
-		return true;
-	case XDP_ABORTED:
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-		xdp_return_buff(&xdp);
-		return false;
-	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-		xdp_return_buff(&xdp);
-		return false;
 	}
+	return xdp_rx_verdict(dev, &xdp, prog, act);
 }
 
 /* Up to @budget frames from the rx ring; a block goes back to the kernel when read. */

@@ -331,18 +331,6 @@ static int afxdp_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **fram
 
 /* ---- rx ------------------------------------------------------------------ */
 
-static void afxdp_pass(struct net_device *dev, struct xdp_buff *xdp)
-{
-	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
-
-	if (unlikely(!skb)) {
-		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
-		xdp_return_buff(xdp);
-		return;
-	}
-	netif_receive_skb(skb);
-}
-
 /* XDP_TX: out on this device's own tx ring. */
 static void afxdp_xdp_tx(struct net_device *dev, struct xdp_buff *xdp)
 {
@@ -410,33 +398,12 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 	for (u32 i = 0; i < got; i++) {
 		struct xdp_buff *xdp = &bufs[i];
 		u32 act;
-		int err;
 
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, xdp)) : XDP_PASS;
-		switch (act) {
-		case XDP_PASS:
-			afxdp_pass(dev, xdp);
-			break;
-		case XDP_TX:
+		if (act == XDP_TX)
 			afxdp_xdp_tx(dev, xdp);
-			break;
-		case XDP_REDIRECT:
-			err = xdp_do_redirect(dev, xdp, prog);
-			if (unlikely(err)) {
-				xdp_do_redirect_count_drop(dev, err, 1);
-				xdp_return_buff(xdp);
-			}
-			redirected = true;
-			break;
-		case XDP_ABORTED:
-			dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-			xdp_return_buff(xdp);
-			break;
-		default:
-			dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-			xdp_return_buff(xdp);
-			break;
-		}
+		else
+			redirected |= xdp_rx_verdict(dev, xdp, prog, act);
 	}
 	if (redirected)
 		xdp_do_flush();

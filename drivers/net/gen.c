@@ -454,18 +454,6 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 	return true;
 }
 
-static void gen_pass(struct net_device *dev, struct xdp_buff *xdp)
-{
-	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
-
-	if (unlikely(!skb)) {
-		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
-		xdp_return_buff(xdp);
-		return;
-	}
-	netif_receive_skb(skb);
-}
-
 static int gen_poll(struct napi_struct *napi, int budget)
 {
 	struct gen_queue *q = container_of(napi, struct gen_queue, napi);
@@ -495,7 +483,6 @@ static int gen_poll(struct napi_struct *napi, int budget)
 		struct xdp_buff xdp;
 		unsigned int len;
 		u32 act;
-		int err;
 
 		if (unlikely(!gen_fill(priv, q, &xdp, &len))) {
 			/* Pool empty: give the claim back and poll again. */
@@ -519,33 +506,14 @@ static int gen_poll(struct napi_struct *napi, int budget)
 		st->rx_packets++;
 		st->rx_bytes += len;
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
-		switch (act) {
-		case XDP_PASS:
-			gen_pass(dev, &xdp);
-			break;
-		case XDP_TX:
+		if (act == XDP_TX) {
 			/* Out on gen's wire. */
 			st->tx_packets++;
 			st->tx_bytes += xdp_get_buff_len(&xdp);
 			xdp_return_buff(&xdp);
-			break;
-		case XDP_REDIRECT:
-			err = xdp_do_redirect(dev, &xdp, prog);
-			if (unlikely(err)) {
-				xdp_do_redirect_count_drop(dev, err, 1);
-				xdp_return_buff(&xdp);
-			}
-			redirected = true;
-			break;
-		case XDP_ABORTED:
-			dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-			xdp_return_buff(&xdp);
-			break;
-		default:
-			dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-			xdp_return_buff(&xdp);
-			break;
+			continue;
 		}
+		redirected |= xdp_rx_verdict(dev, &xdp, prog, act);
 	}
 	if (redirected)
 		xdp_do_flush();

@@ -313,7 +313,7 @@ static int pcap_poll(struct napi_struct *napi, int budget)
 		enum pcap_rec rec;
 		struct xdp_buff xdp;
 		u32 act;
-		int ret, err;
+		int ret;
 
 		ret = pcap_next_ex(priv->in, &h, &data);
 		if (ret != 1) {
@@ -342,30 +342,13 @@ static int pcap_poll(struct napi_struct *napi, int budget)
 		st->rx_packets++;
 		st->rx_bytes += h->caplen;
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
-		switch (act) {
-		case XDP_PASS:
-			pcap_pass_up(dev, &xdp);
-			break;
-		case XDP_TX:
+		if (act == XDP_PASS) {
+			pcap_pass_up(dev, &xdp);	/* with the record's time stamp */
+		} else if (act == XDP_TX) {
 			pcap_write_buff(dev, &xdp);
 			xdp_return_buff(&xdp);
-			break;
-		case XDP_REDIRECT:
-			err = xdp_do_redirect(dev, &xdp, prog);
-			if (unlikely(err)) {
-				xdp_do_redirect_count_drop(dev, err, 1);
-				xdp_return_buff(&xdp);
-			}
-			redirected = true;
-			break;
-		case XDP_ABORTED:
-			dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-			xdp_return_buff(&xdp);
-			break;
-		default:
-			dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-			xdp_return_buff(&xdp);
-			break;
+		} else {
+			redirected |= xdp_rx_verdict(dev, &xdp, prog, act);
 		}
 	}
 	if (redirected)

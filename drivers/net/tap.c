@@ -205,32 +205,15 @@ static int tap_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames
 
 /* ---- receive ------------------------------------------------------------ */
 
-static void tap_pass(struct net_device *dev, struct xdp_buff *xdp)
-{
-	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
-
-	if (unlikely(!skb)) {
-		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
-		xdp_return_buff(xdp);
-		return;
-	}
-	netif_receive_skb(skb);
-}
-
 /* One frame already read into @xdp: XDP and its verdict. True if redirected. */
 static bool tap_rx_one(struct tap_queue *q, struct xdp_buff *xdp, struct bpf_prog *prog)
 {
 	struct net_device *dev = q->dev;
 	struct iovec iov;
 	u32 act;
-	int err;
 
 	act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, xdp)) : XDP_PASS;
-	switch (act) {
-	case XDP_PASS:
-		tap_pass(dev, xdp);
-		return false;
-	case XDP_TX:
+	if (act == XDP_TX) {
 		iov = (struct iovec){ xdp->data, (u8 *)xdp->data_end - (u8 *)xdp->data };
 		if (tap_writev(dev, tap_txq(dev), &iov, 1)) {
 			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
@@ -240,22 +223,8 @@ static bool tap_rx_one(struct tap_queue *q, struct xdp_buff *xdp, struct bpf_pro
 		}
 		xdp_return_buff(xdp);
 		return false;
-	case XDP_REDIRECT:
-		err = xdp_do_redirect(dev, xdp, prog);
-		if (unlikely(err)) {
-			xdp_do_redirect_count_drop(dev, err, 1);
-			xdp_return_buff(xdp);
-		}
-		return true;
-	case XDP_ABORTED:
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-		xdp_return_buff(xdp);
-		return false;
-	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-		xdp_return_buff(xdp);
-		return false;
 	}
+	return xdp_rx_verdict(dev, xdp, prog, act);
 }
 
 static int tap_rx(struct tap_queue *q, int budget)
