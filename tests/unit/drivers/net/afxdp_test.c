@@ -24,24 +24,10 @@
 
 static int add(const char *name, const char *args, char *err, size_t errlen)
 {
-	char buf[256], *argv[16];
-	int argc = 0;
-
-	snprintf(buf, sizeof(buf), "%s", args);
-	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
-		argv[argc++] = t;
-	err[0] = 0;
-	return uxdp_link_add(name, "afxdp", argc, argv, err, errlen);
+	return test_link_add("afxdp", name, args, err, errlen);
 }
 
-#define ck_assert_err(args, ret, text)						\
-	do {									\
-		char _e[256];							\
-		int _r = add("x0", args, _e, sizeof(_e));			\
-		ck_assert_msg(_r == (ret), "'%s': %d (%s)", args, _r, _e);	\
-		ck_assert_msg(strstr(_e, text), "'%s': message '%s' lacks '%s'", args, _e, text); \
-		ck_assert_int_lt(uxdp_link_ifindex("x0"), 0);		\
-	} while (0)
+#define ck_assert_err(args, ret, text) ck_assert_link_err("afxdp", "x0", args, ret, text)
 
 START_TEST(bad_arguments)
 {

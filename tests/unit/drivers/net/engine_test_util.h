@@ -9,6 +9,7 @@
 #define UXDP_XDP_BUFF_INLINES
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/bpf.h>
@@ -49,6 +50,30 @@ static inline void test_prog_cfg(struct test_prog *p, __u32 key, __u32 value)
 {
 	ck_assert_int_eq(uxdp_bpf_map_update_elem(p->cfg_id, &key, &value, 0), 0);
 }
+
+/* uxdp_link_add() of @kind with @args split at spaces; the message in @err. */
+static inline int test_link_add(const char *kind, const char *name, const char *args, char *err,
+				size_t errlen)
+{
+	char buf[256], *argv[16];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", args);
+	for (char *t = strtok(buf, " "); t && argc < 16; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	err[0] = 0;
+	return uxdp_link_add(name, kind, argc, argv, err, errlen);
+}
+
+/* `link add NAME type KIND ARGS` fails with @ret, says @text, and leaves no device. */
+#define ck_assert_link_err(kind, name, args, ret, text)					\
+	do {										\
+		char _e[256];								\
+		int _r = test_link_add(kind, name, args, _e, sizeof(_e));		\
+		ck_assert_msg(_r == (ret), "'%s': %d (%s)", args, _r, _e);		\
+		ck_assert_msg(strstr(_e, text), "'%s': message '%s' lacks '%s'", args, _e, text); \
+		ck_assert_int_lt(uxdp_link_ifindex(name), 0);				\
+	} while (0)
 
 static inline void test_attach(const char *dev, struct test_prog *p)
 {
