@@ -13,31 +13,17 @@
 #include <uxdp/uxdp_bpf.h>
 
 #include "uxdp_test.h"
+#include "test_pkt.h"
 #include "bpf_insn_macros.h"
 
 static char log_buf[4096];
 
-struct test_pkt {
-	u8 buf[XDP_PACKET_HEADROOM + 64];
-	struct net_device dev;
-	struct xdp_rxq_info rxq;
-	struct xdp_buff xdp;
-};
-
-static void test_pkt_init(struct test_pkt *p, u32 len)
+/* The shared packet (test_pkt.h), refilled with a pattern of its own. */
+static void fuse_pkt_init(struct test_pkt *p, u32 len)
 {
-	u32 i;
-
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < sizeof(p->buf); i++)
+	test_pkt_init(p, len);
+	for (u32 i = 0; i < sizeof(p->buf); i++)
 		p->buf[i] = (u8)(i * 7 + 3);
-	p->rxq.dev = &p->dev;
-	p->xdp.data_hard_start = p->buf;
-	p->xdp.data = p->buf + XDP_PACKET_HEADROOM;
-	p->xdp.data_meta = p->xdp.data;
-	p->xdp.data_end = (u8 *)p->xdp.data + len;
-	p->xdp.rxq = &p->rxq;
-	p->xdp.frame_sz = sizeof(p->buf);
 }
 
 static u32 run_xdp(const struct bpf_insn *insns, u32 len, u32 pkt_len)
@@ -46,7 +32,7 @@ static u32 run_xdp(const struct bpf_insn *insns, u32 len, u32 pkt_len)
 	struct test_pkt pkt;
 	u32 ret;
 
-	test_pkt_init(&pkt, pkt_len);
+	fuse_pkt_init(&pkt, pkt_len);
 	prog = load_prog(insns, len, BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
 	ck_assert_msg(prog, "%s", log_buf);
 	ret = bpf_prog_run(prog, &pkt.xdp);
@@ -184,7 +170,7 @@ static u32 run_lookup(struct bpf_map *map, u32 key, bool dw)
 	struct test_pkt pkt;
 	u32 ret;
 
-	test_pkt_init(&pkt, 14);
+	fuse_pkt_init(&pkt, 14);
 	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
 	ck_assert_msg(prog, "%s", log_buf);
 	ret = bpf_prog_run(prog, &pkt.xdp);

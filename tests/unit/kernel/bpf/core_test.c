@@ -9,34 +9,10 @@
 #include <net/xdp.h>
 
 #include "uxdp_test.h"
+#include "test_pkt.h"
 #include "bpf_insn_macros.h"
 
 static char log_buf[4096];
-
-struct test_pkt {
-	u8 buf[XDP_PACKET_HEADROOM + 64];
-	struct net_device dev;
-	struct xdp_rxq_info rxq;
-	struct xdp_buff xdp;
-};
-
-static void test_pkt_init(struct test_pkt *p, u32 len)
-{
-	u32 i;
-
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < sizeof(p->buf); i++)
-		p->buf[i] = (u8)i;
-	p->dev.ifindex = 7;
-	p->rxq.dev = &p->dev;
-	p->rxq.queue_index = 3;
-	p->xdp.data_hard_start = p->buf;
-	p->xdp.data = p->buf + XDP_PACKET_HEADROOM;
-	p->xdp.data_meta = p->xdp.data;
-	p->xdp.data_end = (u8 *)p->xdp.data + len;
-	p->xdp.rxq = &p->rxq;
-	p->xdp.frame_sz = sizeof(p->buf);
-}
 
 START_TEST(test_prog_alloc)
 {
