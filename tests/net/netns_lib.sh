@@ -38,6 +38,17 @@
 #                             DEV tx == IF rx between BEFORE and AFTER (nl_snap
 #                             outputs; AFTER defaults to now, give it for an
 #                             interface that goes away with uxdp, as a tap)
+#   nl_router_traffic DIR     the router tests' traffic A -> B through R: ping
+#                             (and ping of 198.18.0.1 with ROUTER_PING=1), 50
+#                             UDP datagrams each to B's ports 9998 and 9999
+#                             (received into DIR/udp9998, DIR/udp9999), 4 MiB
+#                             of TCP compared byte for byte
+#   nl_router_check JSON DIR DEV0 DEV1
+#                             after uxdp's run: 9998 got its 50, 9999 none, and
+#                             DEV0's XDP program (xdp_drop_udp_port) dropped 50
+#                             with reason XDP_DROP; each device's verdicts
+#                             conserved; the router DEV0+DEV1 sent or dropped
+#                             with a reason every frame it received
 #
 # Router topology (nl_router_topology), addresses from 198.18.0.0/15 only:
 #   ns $NL_NS_A: $NL_IF_A 198.18.0.2/24, default via 198.18.0.1
@@ -213,4 +224,57 @@ nl_wire_check() {
 		nl_fail "$dev received $urx frames, $ns/$ifname sent $((tx1 - tx0))"
 	[ "$utx" = $((rx1 - rx0)) ] ||
 		nl_fail "$dev sent $utx frames, $ns/$ifname received $((rx1 - rx0))"
+}
+
+nl_router_traffic() {
+	local d=$1 port tcp_pid
+	ip netns exec "$NL_NS_A" ping -q -c 3 -i 0.2 -W 2 198.19.0.2 >"$d/ping" 2>&1 ||
+		nl_fail "ping A -> B through the router: $(cat "$d/ping")"
+	if [ "${ROUTER_PING:-0}" = 1 ]; then
+		ip netns exec "$NL_NS_A" ping -q -c 1 -W 2 198.18.0.1 >"$d/ping1" 2>&1 ||
+			nl_fail "ping A -> router (uxdp's ICMP echo): $(cat "$d/ping1")"
+	fi
+	# UDP: port 9998 passes, port 9999 is for the XDP program to drop
+	nl_bg "$NL_NS_B" "$d/udp9998" socat -u UDP-RECV:9998 -
+	nl_bg "$NL_NS_B" "$d/udp9999" socat -u UDP-RECV:9999 -
+	for port in 9998 9999; do
+		nl_wait_for 5 nl_listening "$NL_NS_B" u $port || nl_fail "socat did not listen on UDP $port in B"
+	done
+	ip netns exec "$NL_NS_A" bash -c '
+		exec 3>/dev/udp/198.19.0.2/9998 4>/dev/udp/198.19.0.2/9999
+		for i in $(seq 1 50); do
+			printf "pass %02d\n" "$i" >&3
+			printf "drop %02d\n" "$i" >&4
+			sleep 0.002
+		done' || nl_fail "sending UDP from A"
+	# TCP: 4 MiB, byte-exact
+	head -c 4194304 /dev/urandom >"$d/send"
+	nl_bg "$NL_NS_B" "$d/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$d/recv",creat,trunc
+	tcp_pid=$NL_BG_PID
+	nl_wait_for 5 nl_listening "$NL_NS_B" t 5001 || nl_fail "socat did not listen on TCP 5001 in B"
+	timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$d/send" TCP:198.19.0.2:5001,connect-timeout=5 \
+		2>"$d/tcp.err" || nl_fail "TCP transfer A -> B through the router: $(cat "$d/tcp.err")"
+	nl_wait_pid "$tcp_pid" 10 || nl_fail "TCP receiver in B did not finish: $(cat "$d/tcp.out.err")"
+	cmp -s "$d/send" "$d/recv" ||
+		nl_fail "TCP transfer: $(stat -c %s "$d/recv") of 4194304 bytes, or different bytes"
+}
+
+nl_router_check() {
+	local j=$1 d=$2 dev0=$3 dev1=$4
+	[ "$(sort -u "$d/udp9998" | wc -l)" -eq 50 ] ||
+		nl_fail "port 9998: $(wc -l <"$d/udp9998") of 50 datagrams arrived; B: $(ip netns exec "$NL_NS_B" \
+			nstat -az 2>/dev/null | grep -E '^Udp(InDatagrams|InErrors|InCsumErrors|RcvbufErrors) ' |
+			tr -s ' ' | tr '\n' ';') uxdp: $(jq -c '.devices' "$j")"
+	[ ! -s "$d/udp9999" ] || nl_fail "port 9999: $(wc -l <"$d/udp9999") datagrams arrived despite XDP_DROP"
+	jq -e --arg d "$dev0" '.devices[$d].xdp.drop == 50' "$j" >/dev/null ||
+		nl_fail "$dev0: expected 50 XDP_DROP verdicts: $(jq -c --arg d "$dev0" '.devices[$d]' "$j")"
+	jq -e '[.maps[] | select(.map == "drop_cnt" and .key == 0) | .count] == [50]' "$j" >/dev/null ||
+		nl_fail "xdp_drop_udp_port's drop_cnt[0] is not 50: $(jq -c .maps "$j")"
+	jq -e --arg d "$dev0" '[.drops[$d][]? | select(.reason == "XDP_DROP") | .count] == [50]' "$j" \
+		>/dev/null || nl_fail "$dev0: drop reasons: $(jq -c .drops "$j")"
+	nl_uxdp_conservation "$j" "$dev0" "$dev1"
+	jq -e --arg a "$dev0" --arg b "$dev1" '(.devices[$a].rx_packets + .devices[$b].rx_packets) ==
+		(.devices[$a].tx_packets + .devices[$b].tx_packets +
+		 .devices[$a].drops_total + .devices[$b].drops_total)' "$j" >/dev/null ||
+		nl_fail "router: received != sent + dropped: $(jq -c .devices "$j")"
 }

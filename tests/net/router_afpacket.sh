@@ -65,59 +65,16 @@ nl_wait_for 10 ready || nl_fail "uxdp did not open its sockets within 10 s: $(ca
 kill -0 "$UPID" 2>/dev/null || nl_fail "uxdp exited early: $(cat "$T/run.json.err" "$T/run.json")"
 sleep 0.5
 
-ip netns exec "$NL_NS_A" ping -q -c 3 -i 0.2 -W 2 198.19.0.2 >"$T/ping" 2>&1 ||
-	nl_fail "ping A -> B through uxdp: $(cat "$T/ping")"
-ip netns exec "$NL_NS_A" ping -q -c 1 -W 2 198.18.0.1 >"$T/ping1" 2>&1 ||
-	nl_fail "ping A -> router (uxdp's ICMP echo): $(cat "$T/ping1")"
-
-# UDP: port 9998 passes, port 9999 is dropped by the XDP program on r0
-nl_bg "$NL_NS_B" "$T/udp9998" socat -u UDP-RECV:9998 -
-nl_bg "$NL_NS_B" "$T/udp9999" socat -u UDP-RECV:9999 -
-for port in 9998 9999; do
-	nl_wait_for 5 nl_listening "$NL_NS_B" u $port || nl_fail "socat did not listen on UDP $port in B"
-done
-ip netns exec "$NL_NS_A" bash -c '
-	exec 3>/dev/udp/198.19.0.2/9998 4>/dev/udp/198.19.0.2/9999
-	for i in $(seq 1 50); do
-		printf "pass %02d\n" "$i" >&3
-		printf "drop %02d\n" "$i" >&4
-		sleep 0.002
-	done' || nl_fail "sending UDP from A"
-
-# TCP: 4 MiB, byte-exact
-head -c 4194304 /dev/urandom >"$T/send"
-nl_bg "$NL_NS_B" "$T/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$T/recv",creat,trunc
-TCP_PID=$NL_BG_PID
-nl_wait_for 5 nl_listening "$NL_NS_B" t 5001 ||
-	nl_fail "socat did not listen on TCP 5001 in B"
-timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$T/send" TCP:198.19.0.2:5001,connect-timeout=5 ||
-	nl_fail "TCP transfer A -> B through uxdp"
-nl_wait_pid "$TCP_PID" 10 || nl_fail "TCP receiver in B did not finish"
-cmp -s "$T/send" "$T/recv" ||
-	nl_fail "TCP transfer: $(stat -c %s "$T/recv") of 4194304 bytes, or different bytes"
+ROUTER_PING=1 nl_router_traffic "$T"
 
 nl_wait_pid "$UPID" $((RUN_S + 20))
 rc=$?
 [ $rc -eq 0 ] || nl_fail "uxdp exit status $rc: $(cat "$T/run.json.err")"
 J=$T/run.json
 
-[ "$(sort -u "$T/udp9998" | wc -l)" -eq 50 ] ||
-	nl_fail "port 9998: $(wc -l <"$T/udp9998") of 50 datagrams arrived; B: $(ip netns exec "$NL_NS_B" \
-		nstat -az 2>/dev/null | grep -E '^Udp(InDatagrams|InErrors|InCsumErrors|RcvbufErrors) ' | tr -s ' ' | tr '\n' ';') uxdp: $(jq -c '.devices' "$J")"
-[ ! -s "$T/udp9999" ] || nl_fail "port 9999: $(wc -l <"$T/udp9999") datagrams arrived despite XDP_DROP"
-jq -e '.devices.r0.xdp.drop == 50' "$J" >/dev/null ||
-	nl_fail "r0: expected 50 XDP_DROP verdicts: $(jq -c .devices.r0 "$J")"
-jq -e '[.maps[] | select(.map == "drop_cnt" and .key == 0) | .count] == [50]' "$J" >/dev/null ||
-	nl_fail "xdp_drop_udp_port's drop_cnt[0] is not 50: $(jq -c .maps "$J")"
-jq -e '[.drops.r0[]? | select(.reason == "XDP_DROP") | .count] == [50]' "$J" >/dev/null ||
-	nl_fail "r0: drop reasons: $(jq -c .drops "$J")"
-
-nl_uxdp_conservation "$J" r0 r1
+nl_router_check "$J" "$T" r0 r1
 nl_wire_check "$J" r0 "$NL_NS_A" "$NL_IF_A" "$snap_a"
 nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b"
-jq -e '(.devices.r0.rx_packets + .devices.r1.rx_packets) ==
-	(.devices.r0.tx_packets + .devices.r1.tx_packets + .devices.r0.drops_total + .devices.r1.drops_total)' \
-	"$J" >/dev/null || nl_fail "router: received != sent + dropped: $(jq -c .devices "$J")"
 if [ "$OFFLOAD" = csum ]; then
 	jq -e '.devices.r0.driver_stats.rx_csum_completed > 0 and .devices.r1.driver_stats.rx_csum_completed > 0' \
 		"$J" >/dev/null || nl_fail "no CHECKSUM_PARTIAL frame completed: $(jq -c '.devices[].driver_stats' "$J")"

@@ -72,6 +72,7 @@ neigh add 198.18.0.2 lladdr $NL_MAC_A dev xa
 neigh add 198.19.0.2 lladdr $NL_MAC_B dev xb
 sysctl net.ipv4.ip_forward=1
 run ${RUN_S}s workers $WORKERS
+stats maps
 stats drops
 EOF
 
@@ -92,53 +93,17 @@ nl_wait_for 10 ready || nl_fail "uxdp did not attach within 10 s: $(cat "$T/run.
 kill -0 "$UPID" 2>/dev/null || nl_fail "uxdp exited early: $(cat "$T/run.json.err" "$T/run.json")"
 sleep 0.5
 
-# ping through the router
-ip netns exec "$NL_NS_A" ping -q -c 3 -i 0.2 -W 2 198.19.0.2 >"$T/ping" 2>&1 ||
-	nl_fail "ping A -> B through uxdp: $(cat "$T/ping")"
-
-# UDP: port 9998 passes, port 9999 is dropped by the XDP program on xa
-nl_bg "$NL_NS_B" "$T/udp9998" socat -u UDP-RECV:9998 -
-nl_bg "$NL_NS_B" "$T/udp9999" socat -u UDP-RECV:9999 -
-sleep 0.3
-ip netns exec "$NL_NS_A" bash -c '
-	exec 3>/dev/udp/198.19.0.2/9998 4>/dev/udp/198.19.0.2/9999
-	for i in $(seq 1 50); do
-		printf "pass %02d\n" "$i" >&3
-		printf "drop %02d\n" "$i" >&4
-		sleep 0.002
-	done' || nl_fail "sending UDP from A"
-
-# TCP: 4 MiB byte-exact
-head -c 4194304 /dev/urandom >"$T/send"
-nl_bg "$NL_NS_B" "$T/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$T/recv",creat,trunc
-TCP_PID=$NL_BG_PID
-listening() { [ -n "$(ip netns exec "$NL_NS_B" ss -ltnH 'sport = :5001')" ]; }
-nl_wait_for 5 listening || nl_fail "socat did not listen in B"
-timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$T/send" TCP:198.19.0.2:5001,connect-timeout=5 \
-	2>"$T/tcp.err" || nl_fail "TCP transfer A -> B through uxdp: $(cat "$T/tcp.err")"
-nl_wait_pid "$TCP_PID" 10 || nl_fail "TCP receiver in B did not finish: $(cat "$T/tcp.out.err")"
-cmp -s "$T/send" "$T/recv" || nl_fail "TCP transfer: $(stat -c %s "$T/recv") of 4194304 bytes, or different bytes"
+nl_router_traffic "$T"
 
 nl_wait_pid "$UPID" $((RUN_S + 20))
 rc=$?
 [ $rc -eq 0 ] || nl_fail "uxdp exit status $rc: $(cat "$T/run.json.err")"
 J=$T/run.json
 
-[ "$(sort -u "$T/udp9998" | wc -l)" -eq 50 ] || nl_fail "port 9998: $(wc -l <"$T/udp9998") of 50 datagrams arrived"
-[ ! -s "$T/udp9999" ] || nl_fail "port 9999: $(wc -l <"$T/udp9999") datagrams arrived despite XDP_DROP"
-jq -e '.devices.xa.xdp.drop == 50' "$J" >/dev/null ||
-	nl_fail "xa: expected 50 XDP_DROP verdicts: $(jq -c .devices.xa "$J")"
-jq -e '[.drops.xa[]? | select(.reason == "XDP_DROP") | .count] == [50]' "$J" >/dev/null ||
-	nl_fail "xa: drop reasons: $(jq -c .drops "$J")"
-
-# conservation: verdicts per device, and each wire against the kernel's counters
-nl_uxdp_conservation "$J" xa xb
+nl_router_check "$J" "$T" xa xb
+# each wire against the kernel's counters
 nl_wire_check "$J" xa "$NL_NS_A" "$NL_IF_A" "$snap_a"
 nl_wire_check "$J" xb "$NL_NS_B" "$NL_IF_B" "$snap_b"
-# the router: what came in went out or was dropped with a reason
-jq -e '(.devices.xa.rx_packets + .devices.xb.rx_packets) ==
-	(.devices.xa.tx_packets + .devices.xb.tx_packets + .devices.xa.drops_total + .devices.xb.drops_total)' \
-	"$J" >/dev/null || nl_fail "router: received != sent + dropped: $(jq -c .devices "$J")"
 
 # shutdown: no XDP program left behind
 for ifc in "$NL_IF_R0" "$NL_IF_R1"; do
