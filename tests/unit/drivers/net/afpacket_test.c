@@ -182,52 +182,7 @@ START_TEST(xdp_tx_vlan_restored)
 }
 END_TEST
 
-static long mallocs;
-static bool counting;
-
-#ifndef __SANITIZE_ADDRESS__
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void *__libc_memalign(size_t, size_t);
-
-/* Count heap allocations of the whole process (libuxdp included). */
-void *malloc(size_t n)
-{
-	if (counting)
-		__atomic_fetch_add(&mallocs, 1, __ATOMIC_RELAXED);
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t a, size_t b)
-{
-	if (counting)
-		__atomic_fetch_add(&mallocs, 1, __ATOMIC_RELAXED);
-	return __libc_calloc(a, b);
-}
-
-void *realloc(void *p, size_t n)
-{
-	if (counting)
-		__atomic_fetch_add(&mallocs, 1, __ATOMIC_RELAXED);
-	return __libc_realloc(p, n);
-}
-
-void *aligned_alloc(size_t al, size_t n)
-{
-	if (counting)
-		__atomic_fetch_add(&mallocs, 1, __ATOMIC_RELAXED);
-	return __libc_memalign(al, n);
-}
-
-int posix_memalign(void **p, size_t al, size_t n)
-{
-	if (counting)
-		__atomic_fetch_add(&mallocs, 1, __ATOMIC_RELAXED);
-	*p = __libc_memalign(al, n);
-	return *p ? 0 : ENOMEM;
-}
-#endif
+#include "malloc_count.h"
 
 /*
  * Send @n frames from @fd, polling @dev's queue as the kernel hands them
