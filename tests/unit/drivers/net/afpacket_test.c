@@ -23,6 +23,7 @@
 #include <linux/netdevice.h>
 
 #include "engine_test_util.h"
+#include "wire_test_util.h"
 #include "uxdp_test.h"
 
 static int add(const char *name, const char *args, char *err, size_t errlen)
@@ -94,20 +95,6 @@ START_TEST(interface_down)
 }
 END_TEST
 
-static int raw_socket(const char *ifname)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = if_nametoindex(ifname),
-	};
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(ETH_P_ALL));
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
-	return fd;
-}
-
 static void xdp_tx_roundtrip(bool vlan)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1, .duration_ns = 300000000ULL };
@@ -124,7 +111,7 @@ static void xdp_tx_roundtrip(bool vlan)
 	ck_assert_msg(add("p0", "dev uxpu0", err, sizeof(err)) > 0, "%s", err);
 	p = test_prog_load("xdp_action", XDP_TX);
 	test_attach("p0", &p);
-	fd = raw_socket("uxpu1");
+	fd = test_raw_socket("uxpu1");
 	/* 02:..:01 -> 02:..:02, [802.1Q 100,] IPv4 ethertype, a recognisable payload */
 	memset(frame, 0, sizeof(frame));
 	memcpy(frame, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02", 12);
@@ -136,17 +123,7 @@ static void xdp_tx_roundtrip(bool vlan)
 		frame[i] = (unsigned char)i;
 	ck_assert_int_eq(send(fd, frame, sizeof(frame), 0), (ssize_t)sizeof(frame));
 	ck_assert_int_eq(uxdp_run(&o, &ns), 0);
-	/* Our own send shows as outgoing on uxpu1 first: take the incoming one. */
-	for (int tries = 0; tries < 100; tries++) {
-		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
-
-		n = recvfrom(fd, back, sizeof(back), 0, (struct sockaddr *)&from, &fl);
-		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
-			break;
-		if (n < 0)
-			usleep(10000);
-	}
+	n = test_recv_incoming(fd, back, sizeof(back));
 	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("p0"), &li), 0);
 	ck_assert_int_eq(li.rx_packets, 1);
 	ck_assert_int_eq(li.xdp_tx, 1);
@@ -246,7 +223,7 @@ START_TEST(no_malloc_per_frame)
 	p = test_prog_load("xdp_action", XDP_TX);
 	test_attach("p0", &p);
 	dev = test_dev("p0");
-	fd = raw_socket("uxpu1");
+	fd = test_raw_socket("uxpu1");
 	pump(dev, fd, frame, sizeof(frame), 2000, 2000);	/* warm-up */
 	mallocs = 0;
 	counting = true;

@@ -20,6 +20,7 @@
 #include <linux/if_packet.h>
 
 #include "engine_test_util.h"
+#include "wire_test_util.h"
 #include "uxdp_test.h"
 
 static int add(const char *name, const char *args, char *err, size_t errlen)
@@ -100,20 +101,6 @@ START_TEST(zerocopy_on_veth)
 }
 END_TEST
 
-static int raw_socket(const char *ifname)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ALL),
-		.sll_ifindex = if_nametoindex(ifname),
-	};
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK, htons(ETH_P_ALL));
-
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sll, sizeof(sll)), 0);
-	return fd;
-}
-
 static void xdp_tx_roundtrip(const char *args)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1, .duration_ns = 300000000ULL };
@@ -131,24 +118,14 @@ static void xdp_tx_roundtrip(const char *args)
 	ck_assert(xdp_attached("uxxu0"));
 	p = test_prog_load("xdp_action", XDP_TX);
 	test_attach("x0", &p);
-	fd = raw_socket("uxxu1");
+	fd = test_raw_socket("uxxu1");
 	memset(frame, 0, sizeof(frame));
 	memcpy(frame, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x08\x00", 14);
 	for (unsigned int i = 20; i < sizeof(frame); i++)
 		frame[i] = (unsigned char)i;
 	ck_assert_int_eq(send(fd, frame, sizeof(frame), 0), (ssize_t)sizeof(frame));
 	ck_assert_int_eq(uxdp_run(&o, &ns), 0);
-	/* Our own send shows as outgoing on uxxu1 first: take the incoming one. */
-	for (int tries = 0; tries < 100; tries++) {
-		struct sockaddr_ll from;
-		socklen_t fl = sizeof(from);
-
-		n = recvfrom(fd, back, sizeof(back), 0, (struct sockaddr *)&from, &fl);
-		if (n >= 0 && from.sll_pkttype != PACKET_OUTGOING)
-			break;
-		if (n < 0)
-			usleep(10000);
-	}
+	n = test_recv_incoming(fd, back, sizeof(back));
 	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("x0"), &li), 0);
 	ck_assert_int_eq(li.rx_packets, 1);
 	ck_assert_int_eq(li.xdp_tx, 1);
