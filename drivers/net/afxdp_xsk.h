@@ -3,7 +3,7 @@
  * The kernel-facing half of the afxdp driver (drivers/net/afxdp.c): AF_XDP
  * sockets and their UMEM through libxdp's xsk API, and the kernel XDP
  * program that steers an interface's frames into them. Everything here
- speaks the real kernel's bpf(2) (raw syscalls: libbpf's <bpf/bpf.h>
+ * speaks the real kernel's bpf(2) (raw syscalls: libbpf's <bpf/bpf.h>
  * wrappers such as bpf_map_update_elem() share names with uxdp's datapath
  * functions) and libxdp's xsk API; this header uses plain C types only
  * (style.md §2: libbpf/libxdp use confined to one glue file).
