@@ -29,16 +29,5 @@ nl_bg $NS "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/run.uxdp"
 UPID=$NL_BG_PID
 bound() { [ -n "$(ip netns exec $NS ss -0 -H 2>/dev/null)" ]; }
 nl_wait_for 10 bound || nl_fail "uxdp did not open its packet socket: $(cat "$T/run.json.err")"
-ip netns exec ${P}H ping -q -c 5 -i 0.1 -W 1 198.18.9.9 >/dev/null 2>&1 &
-sleep 1
-ip -n $NS link del ${P}g0 || nl_fail "ip link del ${P}g0"
-nl_wait_pid "$UPID" 20
-rc=$?
-end=$(date +%s)
-[ $rc -eq 0 ] || nl_fail "uxdp exit status $rc after the interface went: $(cat "$T/run.json.err")"
-[ $((end - start)) -lt 20 ] || nl_fail "the run did not stop when the interface went ($((end - start)) s)"
-grep -q "rg: interface ${P}g0 was removed" "$T/run.json.err" ||
-	nl_fail "no clear message: $(cat "$T/run.json.err")"
-jq -e '.driver_stats.interface_gone == 1' "$T/run.json" >/dev/null ||
-	nl_fail "driver_stats.interface_gone != 1: $(cat "$T/run.json")"
-echo "PASS: afpacket_remove: interface removal ends the run cleanly in $((end - start)) s"
+nl_remove_while_running $NS ${P}g0 ${P}H rg "$UPID" "$start" "$T/run.json"
+echo "PASS: afpacket_remove: interface removal ends the run cleanly in $NL_REMOVE_SECS s"

@@ -38,6 +38,13 @@
 #                             DEV tx == IF rx between BEFORE and AFTER (nl_snap
 #                             outputs; AFTER defaults to now, give it for an
 #                             interface that goes away with uxdp, as a tap)
+#   nl_remove_while_running NS IF PEER_NS DEV UPID START JSON
+#                             uxdp (UPID, started at START, its JSON report in
+#                             JSON) runs device DEV on NS/IF: some traffic from
+#                             PEER_NS, then IF is deleted; uxdp must end well
+#                             before its duration (< 20 s), exit 0, say "DEV:
+#                             interface IF was removed" and report
+#                             interface_gone = 1. Seconds taken in NL_REMOVE_SECS
 #   nl_router_traffic DIR     the router tests' traffic A -> B through R: ping
 #                             (and ping of 198.18.0.1 with ROUTER_PING=1), 50
 #                             UDP datagrams each to B's ports 9998 and 9999
@@ -277,4 +284,22 @@ nl_router_check() {
 		(.devices[$a].tx_packets + .devices[$b].tx_packets +
 		 .devices[$a].drops_total + .devices[$b].drops_total)' "$j" >/dev/null ||
 		nl_fail "router: received != sent + dropped: $(jq -c .devices "$j")"
+}
+
+nl_remove_while_running() {
+	local ns=$1 ifname=$2 peer=$3 dev=$4 upid=$5 start=$6 json=$7 rc end
+	ip netns exec "$peer" ping -q -c 5 -i 0.1 -W 1 198.18.9.9 >/dev/null 2>&1 &
+	sleep 1
+	ip -n "$ns" link del "$ifname" || nl_fail "ip link del $ifname"
+	nl_wait_pid "$upid" 20
+	rc=$?
+	end=$(date +%s)
+	[ $rc -eq 0 ] || nl_fail "uxdp exit status $rc after the interface went: $(cat "$json.err")"
+	NL_REMOVE_SECS=$((end - start))
+	[ $NL_REMOVE_SECS -lt 20 ] ||
+		nl_fail "the run did not stop when the interface went ($NL_REMOVE_SECS s)"
+	grep -q "$dev: interface $ifname was removed" "$json.err" ||
+		nl_fail "no clear message: $(cat "$json.err")"
+	jq -e '.driver_stats.interface_gone == 1' "$json" >/dev/null ||
+		nl_fail "driver_stats.interface_gone != 1: $(cat "$json")"
 }
