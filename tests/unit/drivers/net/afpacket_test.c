@@ -95,23 +95,30 @@ START_TEST(interface_down)
 }
 END_TEST
 
+/* p0 on uxpu0 running xdp_action's XDP_TX (in *@p); a raw socket on the peer uxpu1. */
+static int p0_xdp_tx(struct test_prog *p)
+{
+	char err[256];
+
+	ck_assert_msg(add("p0", "dev uxpu0", err, sizeof(err)) > 0, "%s", err);
+	*p = test_prog_load("xdp_action", XDP_TX);
+	test_attach("p0", p);
+	return test_raw_socket("uxpu1");
+}
+
 static void xdp_tx_roundtrip(bool vlan)
 {
 	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1, .duration_ns = 300000000ULL };
 	struct uxdp_link_info li = { .sz = sizeof(li) };
 	unsigned char frame[128], back[256];
 	struct test_prog p;
-	char err[256];
 	uint64_t ns;
 	ssize_t n = -1;
 	int fd;
 
 	if (!private_veth())
 		return;
-	ck_assert_msg(add("p0", "dev uxpu0", err, sizeof(err)) > 0, "%s", err);
-	p = test_prog_load("xdp_action", XDP_TX);
-	test_attach("p0", &p);
-	fd = test_raw_socket("uxpu1");
+	fd = p0_xdp_tx(&p);
 	/* 02:..:01 -> 02:..:02, [802.1Q 100,] IPv4 ethertype, a recognisable payload */
 	memset(frame, 0, sizeof(frame));
 	memcpy(frame, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02", 12);
@@ -213,17 +220,13 @@ START_TEST(no_malloc_per_frame)
 	unsigned char frame[64] = "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x88\xb5";
 	struct test_prog p;
 	struct net_device *dev;
-	char err[256];
 	u64 rx;
 	int fd;
 
 	if (!private_veth())
 		return;
-	ck_assert_msg(add("p0", "dev uxpu0", err, sizeof(err)) > 0, "%s", err);
-	p = test_prog_load("xdp_action", XDP_TX);
-	test_attach("p0", &p);
+	fd = p0_xdp_tx(&p);
 	dev = test_dev("p0");
-	fd = test_raw_socket("uxpu1");
 	pump(dev, fd, frame, sizeof(frame), 2000, 2000);	/* warm-up */
 	mallocs = 0;
 	counting = true;
