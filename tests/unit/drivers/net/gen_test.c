@@ -57,13 +57,19 @@ static u16 csum16(const void *p, size_t n, u32 sum)
 	return (u16)sum;
 }
 
-static void gen_run(const char *name, int argc, char **argv, u64 count)
+static struct net_device *gen_add(const char *name, int argc, char **argv)
 {
-	char err[256], c[32];
-	struct net_device *gen;
+	char err[256];
 
 	ck_assert_msg(uxdp_link_add(name, "gen", argc, argv, err, sizeof(err)) > 0, "%s", err);
-	gen = test_dev(name);
+	return test_dev(name);
+}
+
+/* @count frames from @gen through its program (if any) into capture(). */
+static void gen_go(struct net_device *gen, u64 count)
+{
+	char err[256], c[32];
+
 	ip_pt.type = htons(ETH_P_IP);
 	ip6_pt.type = htons(ETH_P_IPV6);
 	dev_add_pack(&ip_pt);
@@ -77,6 +83,11 @@ static void gen_run(const char *name, int argc, char **argv, u64 count)
 	ck_assert(!gen->netdev_ops->ndo_gen_active(gen));
 	dev_remove_pack(&ip_pt);
 	dev_remove_pack(&ip6_pt);
+}
+
+static void gen_run(const char *name, int argc, char **argv, u64 count)
+{
+	gen_go(gen_add(name, argc, argv), count);
 }
 
 START_TEST(udp4_frames_and_ranges)
@@ -278,6 +289,46 @@ START_TEST(malformed_kinds)
 }
 END_TEST
 
+/*
+ * Each verdict of the program on gen's frames (xdp_rx_verdict() in
+ * net/xdp.h, shared by the page-pool drivers): counted once as a verdict,
+ * PASS up the stack, DROP and ABORTED (an invalid action too) dropped with
+ * their reason, nothing left behind.
+ */
+START_TEST(verdicts)
+{
+	static const struct { u32 act; unsigned int up, drop, aborted, invalid; } cases[] = {
+		{ XDP_PASS, 8, 0, 0, 0 },
+		{ XDP_DROP, 0, 8, 0, 0 },
+		{ XDP_ABORTED, 0, 0, 8, 0 },
+		{ 99, 0, 0, 8, 8 },
+	};
+	char *args[] = { "size", "64" };
+	char why[256];
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct test_prog p = test_prog_load("xdp_action", cases[i].act);
+		struct net_device *gen = gen_add("gv", 2, args);
+		u64 drops[NETDEV_DROP_MAX], xdp[NETDEV_XDP_STAT_MAX];
+		u32 verdict = cases[i].act > XDP_REDIRECT ? XDP_ABORTED : cases[i].act;
+
+		test_attach("gv", &p);
+		gen_go(gen, 8);
+		dev_get_drop_stats(gen, drops);
+		dev_get_xdp_stats(gen, xdp);
+		ck_assert_uint_eq(nr_seen, cases[i].up);
+		ck_assert_uint_eq(xdp[verdict], 8);
+		ck_assert_uint_eq(xdp[NETDEV_XDP_INVALID], cases[i].invalid);
+		ck_assert_uint_eq(drops[NETDEV_DROP_XDP_DROP], cases[i].drop);
+		ck_assert_uint_eq(drops[NETDEV_DROP_XDP_ABORTED], cases[i].aborted);
+		uxdp_link_del_all();
+		uxdp_bpf_object_close(p.obj);
+	}
+	ck_assert_int_eq(skb_live_count(), 0);
+	ck_assert_msg(uxdp_mem_leak_check(why, sizeof(why)), "leak: %s", why);
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	char err[256];
@@ -322,6 +373,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, frags_make_nonlinear_skbs);
 	tcase_add_test(tc, size_range);
 	tcase_add_test(tc, malformed_kinds);
+	tcase_add_test(tc, verdicts);
 	tcase_add_test(tc, bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;
