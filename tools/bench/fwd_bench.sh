@@ -138,28 +138,21 @@ kernel_router() {	# on|off
 	fi
 }
 
+# Without -L, r0 and r1 get a queue per worker. With -L, r1 comes first, so
+# r0 (all the forwarding work) is the last NAPI kicked, on the last worker;
+# and no queues argument (a veth has one rx queue).
 uxdp_router_script() {	# KIND [ARGS...]
-	local kind=$1
+	local kind=$1 q= r0 r1
 	shift
+	[ "$WORKERS" -gt 1 ] && [ -z "$LAST" ] && q="queues $WORKERS"
+	r0="link add r0 type $kind dev $NL_IF_R0 $* $q"
+	r1="link add r1 type $kind dev $NL_IF_R1 $* $q"
+	if [ -n "$LAST" ]; then
+		printf '%s\n%s\n' "$r1" "$r0"
+	else
+		printf '%s\n%s\n' "$r0" "$r1"
+	fi
 	cat <<EOF
-link add r0 type $kind dev $NL_IF_R0 $* $([ "$WORKERS" -gt 1 ] && echo "queues $WORKERS")
-link add r1 type $kind dev $NL_IF_R1 $* $([ "$WORKERS" -gt 1 ] && echo "queues $WORKERS")
-addr add 198.18.0.1/24 dev r0
-addr add 198.19.0.1/24 dev r1
-neigh add $DST lladdr $NL_MAC_B dev r1
-sysctl net.ipv4.ip_forward=1
-run $((DUR + 10))s workers $WORKERS
-EOF
-}
-
-# -L: r1 first, so r0 (all the forwarding work) is the last NAPI kicked,
-# on the last worker; no queues argument (a veth has one rx queue).
-uxdp_router_script_last() {	# KIND [ARGS...]
-	local kind=$1
-	shift
-	cat <<EOF
-link add r1 type $kind dev $NL_IF_R1 $*
-link add r0 type $kind dev $NL_IF_R0 $*
 addr add 198.18.0.1/24 dev r0
 addr add 198.19.0.1/24 dev r1
 neigh add $DST lladdr $NL_MAC_B dev r1
@@ -192,11 +185,7 @@ measure() {	# ROUTER
 		kernel_router on
 	else
 		# shellcheck disable=SC2086
-		if [ -n "$LAST" ]; then
-			uxdp_router_script_last $router >"$T/router.uxdp"
-		else
-			uxdp_router_script $router >"$T/router.uxdp"
-		fi
+		uxdp_router_script $router >"$T/router.uxdp"
 		# shellcheck disable=SC2086
 		nl_bg "$NL_NS_R" "$T/router.json" $PREFIX "$UXDP" -q -j run "$T/router.uxdp"
 		rpid=$NL_BG_PID
