@@ -225,30 +225,73 @@ int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
 /* ---- helpers ------------------------------------------------------------ */
 
 /*
- * Helper prototypes as the kernel's struct bpf_func_proto: the load-time
- * checker types R0 from ret_type and checks each argument against its
- * arg_type; pointer + size pairs are bounds-checked before the call when
- * they cannot be proven at load time. R1..R5 are passed as u64.
+ * Helper prototypes as the kernel's struct bpf_func_proto: the verifier
+ * types R0 from ret_type and checks each argument against its arg_type.
+ * An argument type is a base type (low BPF_BASE_TYPE_BITS bits) with the
+ * kernel's flags: MEM_RDONLY memory is only read, MEM_WRITE memory is
+ * written by the helper (spilled registers under it are gone), MEM_UNINIT
+ * memory need not be initialised before the call, PTR_MAYBE_NULL accepts
+ * NULL (with a zero size). R1..R5 are passed as u64.
+ * Kernel: include/linux/bpf.h enum bpf_arg_type, enum bpf_type_flag
  */
+#define BPF_BASE_TYPE_BITS	8
+#define BPF_BASE_TYPE_MASK	((1u << BPF_BASE_TYPE_BITS) - 1)
+
+enum bpf_type_flag {
+	PTR_MAYBE_NULL		= 1u << (0 + BPF_BASE_TYPE_BITS),
+	MEM_RDONLY		= 1u << (1 + BPF_BASE_TYPE_BITS),
+	MEM_RINGBUF		= 1u << (2 + BPF_BASE_TYPE_BITS),
+	MEM_UNINIT		= 1u << (7 + BPF_BASE_TYPE_BITS),
+	DYNPTR_TYPE_LOCAL	= 1u << (8 + BPF_BASE_TYPE_BITS),
+	DYNPTR_TYPE_RINGBUF	= 1u << (9 + BPF_BASE_TYPE_BITS),
+	MEM_FIXED_SIZE		= 1u << (10 + BPF_BASE_TYPE_BITS),
+	DYNPTR_TYPE_XDP		= 1u << (16 + BPF_BASE_TYPE_BITS),
+	MEM_ALIGNED		= 1u << (17 + BPF_BASE_TYPE_BITS),
+	MEM_WRITE		= 1u << (18 + BPF_BASE_TYPE_BITS),
+	OBJ_RELEASE		= 1u << (5 + BPF_BASE_TYPE_BITS),
+};
+
 enum bpf_arg_type {
 	ARG_DONTCARE = 0,
 	ARG_CONST_MAP_PTR,		/* const argument used as pointer to bpf_map */
 	ARG_PTR_TO_MAP_KEY,		/* pointer to stack/packet/map value, key_size bytes */
-	ARG_PTR_TO_MAP_VALUE,		/* pointer to value_size readable bytes */
-	ARG_PTR_TO_UNINIT_MAP_VALUE,	/* value_size writable bytes */
-	ARG_PTR_TO_MEM,			/* readable memory of size in the next arg */
-	ARG_PTR_TO_UNINIT_MEM,		/* writable memory of size in the next arg */
-	ARG_PTR_TO_MEM_OR_NULL,
+	ARG_PTR_TO_MAP_VALUE,		/* pointer to value_size bytes */
+	ARG_PTR_TO_MEM,			/* memory of the size in the next argument */
 	ARG_CONST_SIZE,			/* number of bytes accessed from memory */
 	ARG_CONST_SIZE_OR_ZERO,
 	ARG_PTR_TO_CTX,
 	ARG_ANYTHING,
-	ARG_PTR_TO_FUNC,		/* bpf_loop callback */
-	ARG_PTR_TO_ALLOC_MEM,		/* ringbuf record from bpf_ringbuf_reserve */
+	ARG_PTR_TO_SPIN_LOCK,		/* struct bpf_spin_lock in a map value */
+	ARG_PTR_TO_RINGBUF_MEM,		/* ringbuf record from bpf_ringbuf_reserve */
 	ARG_CONST_ALLOC_SIZE_OR_ZERO,
-	ARG_PTR_TO_FIXED_SIZE_MEM,	/* initialized memory of proto->arg_size[i] bytes, read and written */
+	ARG_PTR_TO_FUNC,		/* callback (bpf_loop, bpf_for_each_map_elem) */
+	ARG_PTR_TO_STACK,
 	ARG_PTR_TO_CONST_STR,		/* NUL-terminated string in a read-only map value (.rodata) */
+	ARG_PTR_TO_DYNPTR,
+	__BPF_ARG_TYPE_MAX,
+
+	ARG_PTR_TO_MAP_VALUE_OR_NULL	= PTR_MAYBE_NULL | ARG_PTR_TO_MAP_VALUE,
+	ARG_PTR_TO_MEM_OR_NULL		= PTR_MAYBE_NULL | ARG_PTR_TO_MEM,
+	ARG_PTR_TO_CTX_OR_NULL		= PTR_MAYBE_NULL | ARG_PTR_TO_CTX,
+	ARG_PTR_TO_STACK_OR_NULL	= PTR_MAYBE_NULL | ARG_PTR_TO_STACK,
+	/* written by the helper, need not be initialised */
+	ARG_PTR_TO_UNINIT_MEM		= MEM_UNINIT | MEM_WRITE | ARG_PTR_TO_MEM,
+	ARG_PTR_TO_FIXED_SIZE_MEM	= MEM_FIXED_SIZE | ARG_PTR_TO_MEM,
+	/* kept for the map helpers: value_size bytes the helper fills */
+	ARG_PTR_TO_UNINIT_MAP_VALUE	= MEM_UNINIT | MEM_WRITE | ARG_PTR_TO_MAP_VALUE,
+	/* the record bpf_ringbuf_submit/discard release */
+	ARG_PTR_TO_ALLOC_MEM		= OBJ_RELEASE | ARG_PTR_TO_RINGBUF_MEM,
 };
+
+static inline unsigned int base_type(unsigned int t)
+{
+	return t & BPF_BASE_TYPE_MASK;
+}
+
+static inline unsigned int type_flag(unsigned int t)
+{
+	return t & ~BPF_BASE_TYPE_MASK;
+}
 
 enum bpf_return_type {
 	RET_INTEGER,
