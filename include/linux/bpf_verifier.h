@@ -32,6 +32,7 @@
 
 #include <linux/bpf.h>
 #include <linux/compiler.h>
+#include <linux/tnum.h>
 
 #define BPF_PROBE_MEM		0x20	/* LDX/ST/STX: run-time checked access */
 #define BPF_PROBE_MEMSX		0xa0	/* LDX: checked sign-extending load */
@@ -118,17 +119,21 @@ struct bpf_verifier_info {
 
 void bpf_verifier_info_free(struct bpf_verifier_info *vi);
 
-/* ---- checker internals: kernel/bpf/{verifier,cfg,states,fixups}.c --------
- * Shared only by the checker's files (the kernel keeps them in this header
+/* ---- verifier internals: kernel/bpf/{verifier,cfg,states,fixups,reg_bounds}.c
+ * Shared only by the verifier's files (the kernel keeps them in this header
  * too). Register types are the kernel's enum bpf_reg_type names.
  */
 #define MAX_SUBPROGS		256
-#define WIDEN_STATES		16	/* states per insn before widening */
-#define MAX_STATES		64	/* states kept per insn */
-#define MAX_TOTAL_STATES	32768	/* states kept per program (~100 MB) */
-#define WIDEN_ALL_AFTER		250000	/* processed insns: from then on, widen at once */
 #define BPF_COMPLEXITY_LIMIT_INSNS	1000000
-#define STACK_SLOTS		(MAX_BPF_STACK / 8)
+#define BPF_COMPLEXITY_LIMIT_JMP_SEQ	8192	/* pending branches */
+#define BPF_COMPLEXITY_LIMIT_STATES	64	/* states kept per insn before dropping */
+#define BPF_MAX_SUBPROG_CALLBACK_DEPTH	8
+#define BPF_REG_SIZE		8
+#define STACK_SLOTS		(MAX_BPF_STACK / BPF_REG_SIZE)
+#define MAX_PACKET_OFF		0xffff
+#define BPF_MAX_VAR_OFF		(1 << 29)
+#define BPF_MAX_VAR_SIZ		(1 << 29)
+#define BPF_MAX_REFS		64
 
 static inline u32 bpf_size_to_bytes(u8 size)
 {
@@ -141,52 +146,104 @@ enum bpf_reg_type {
 	PTR_TO_CTX,
 	CONST_PTR_TO_MAP,
 	PTR_TO_MAP_VALUE,
-	PTR_TO_MAP_VALUE_OR_NULL,
-	CONST_PTR_TO_MAP_OR_NULL,	/* lookup in an *_OF_MAPS map */
+	PTR_TO_MAP_KEY,
 	PTR_TO_STACK,
-	PTR_TO_PACKET,
 	PTR_TO_PACKET_META,
+	PTR_TO_PACKET,
 	PTR_TO_PACKET_END,
-	PTR_TO_MEM,			/* raw test program memory */
+	PTR_TO_MEM,			/* raw test memory; ringbuf record (MEM_RINGBUF) */
 	PTR_TO_FUNC,
-	PTR_TO_ALLOC_MEM,		/* ringbuf record */
-	PTR_TO_ALLOC_MEM_OR_NULL,
+	CONST_PTR_TO_DYNPTR,
+	__BPF_REG_TYPE_MAX,
+
+	PTR_TO_MAP_VALUE_OR_NULL	= PTR_MAYBE_NULL | PTR_TO_MAP_VALUE,
+	CONST_PTR_TO_MAP_OR_NULL	= PTR_MAYBE_NULL | CONST_PTR_TO_MAP,
+	PTR_TO_ALLOC_MEM		= MEM_RINGBUF | PTR_TO_MEM,
+	PTR_TO_ALLOC_MEM_OR_NULL	= PTR_MAYBE_NULL | MEM_RINGBUF | PTR_TO_MEM,
 };
 
+/*
+ * A register or spilled register. Scalars: var_off and the eight bounds
+ * describe the value. Pointers: off is the fixed offset, var_off and the
+ * bounds the variable part of the offset. Kernel: struct bpf_reg_state.
+ */
 struct bpf_reg_state {
-	u8 type;		/* enum bpf_reg_type */
-	u8 frameno;		/* PTR_TO_STACK: whose frame */
-	bool var;		/* value (scalar) / offset (pointer) unknown */
-	u32 id;			/* *_OR_NULL: set shared by copies */
-	s64 off;		/* scalar value or pointer offset, when !var */
-	u32 mem_size;		/* PTR_TO_ALLOC_MEM */
-	s32 range;		/* PTR_TO_PACKET: [data, data + range) < data_end */
-	struct bpf_map *map;	/* map pointer / map value / alloc mem */
+	u32 type;		/* enum bpf_reg_type with its flags */
+	s32 off;
+	s32 range;		/* PTR_TO_PACKET: [pkt, pkt + range) < data_end, for this id */
+	u32 mem_size;		/* PTR_TO_MEM */
+	struct bpf_map *map_ptr; /* CONST_PTR_TO_MAP, PTR_TO_MAP_VALUE, ringbuf PTR_TO_MEM */
+	u32 subprogno;		/* PTR_TO_FUNC */
+	struct tnum var_off;
+	s64 smin_value, smax_value;
+	u64 umin_value, umax_value;
+	s32 s32_min_value, s32_max_value;
+	u32 u32_min_value, u32_max_value;
+	/* Pointers from the same source with the same variable offset, and
+	 * scalars copied from one another, share an id (0: none). */
+	u32 id;
+	u32 ref_obj_id;		/* the acquired reference this pointer is */
+	u32 frameno;		/* PTR_TO_STACK: whose frame */
+	bool precise;
 };
 
+enum bpf_stack_slot_type {
+	STACK_INVALID,		/* nothing written */
+	STACK_SPILL,		/* a spilled register */
+	STACK_MISC,		/* written, unknown */
+	STACK_ZERO,		/* written, zero */
+	STACK_DYNPTR,
+	STACK_ITER,
+	STACK_IRQ_FLAG,
+};
+
+/* slot_type[7 - k] is byte k of the slot counted from its low address,
+ * i.e. slot_type[(-off - 1) % 8] is the byte at fp + off (the kernel's). */
 struct bpf_stack_state {
-	u8 init;		/* bit i: byte i (from the slot's low address) written */
-	bool spilled;		/* holds a whole spilled register */
-	struct bpf_reg_state spill;
+	struct bpf_reg_state spilled_ptr;
+	u8 slot_type[BPF_REG_SIZE];
+};
+
+struct bpf_reference_state {
+	u32 id;
+	u32 insn_idx;		/* where it was acquired */
 };
 
 struct bpf_func_state {
 	struct bpf_reg_state regs[MAX_BPF_REG];
-	struct bpf_stack_state stack[STACK_SLOTS];	/* slot i: [fp - 8(i+1), fp - 8i) */
 	u32 callsite;		/* insn of the call, or U32_MAX for main */
-	u32 subprog;
+	u32 frameno;
+	u32 subprogno;
+	u32 async_entry_cnt;
+	bool in_callback_fn;
+	/* bpf_loop callbacks: R0 must be in this range at exit */
+	s64 callback_ret_min, callback_ret_max;
+	u32 callback_depth;
+	struct bpf_stack_state stack[STACK_SLOTS];	/* slot i: [fp - 8(i+1), fp - 8i) */
 };
 
 struct bpf_verifier_state {
-	u32 curframe;
 	struct bpf_func_state *frame[MAX_CALL_FRAMES];
+	struct bpf_verifier_state *parent;	/* last stored state on this path */
+	u32 branches;		/* paths from here not yet finished */
+	u32 insn_idx;
+	u32 curframe;
+	u32 acquired_refs;
+	struct bpf_reference_state refs[BPF_MAX_REFS];
+	u32 active_lock_id;	/* bpf_spin_lock held: id of the map value pointer */
+	void *active_lock_ptr;	/* ... and its map */
+	u32 may_goto_depth;
+	u32 callback_unroll_depth;
 };
 
 struct bpf_verifier_state_list {
 	struct bpf_verifier_state_list *next;
-	struct bpf_verifier_state st;
+	struct bpf_verifier_state state;
+	u32 miss_cnt, hit_cnt;
 };
 
+/* What kind of memory an instruction accesses: the hardened runtime
+ * checks it against the matching region (all paths must agree). */
 enum bpf_access_kind {
 	ACC_NONE,
 	ACC_PROVEN,
@@ -196,24 +253,26 @@ enum bpf_access_kind {
 
 struct bpf_insn_aux_data {
 	bool prune_point;
+	bool force_checkpoint;
 	u16 live_regs;		/* registers read before written from here on */
-	bool widened;		/* states here are joined on arrival */
 	bool seen;
 	bool is_ldimm_second;
 	u8 access;		/* enum bpf_access_kind */
 	u32 region;
 	s32 ctx_field;		/* ACC_CTX: offset in struct xdp_md */
 	/* ld_imm64 */
-	u8 ldimm_type;		/* reg type the constant has */
+	u32 ldimm_type;		/* reg type the constant has */
 	struct bpf_map *map;
 	s64 ldimm_off;
-	/* helper call: runtime checks per argument */
+	/* helper call: the argument checks the hardened runtime makes */
 	bool call_seen;
 	bool arg_check[5];
 	u32 arg_region[5];
 	u8 arg_size_reg[5];
 	u32 arg_size[5];
 	bool arg_or_null[5];
+	/* bpf_loop: callback subprogram */
+	u32 callback_subprog;
 	u32 nr_states;
 	struct bpf_verifier_state_list *states;
 };
@@ -223,12 +282,14 @@ struct bpf_subprog_info {
 	u32 end;		/* exclusive */
 	u32 stack_depth;
 	bool has_tail_call;
-	u64 live_slots;		/* stack slots the function may read (bit = slot) */
+	bool tail_call_reachable;
+	bool is_cb;		/* a callback (bpf_loop) */
 };
 
 struct bpf_verifier_stack_elem {
 	struct bpf_verifier_state st;
-	u32 insn;
+	u32 insn_idx;
+	u32 prev_insn_idx;
 };
 
 struct bpf_verifier_env {
@@ -236,17 +297,27 @@ struct bpf_verifier_env {
 	char *log;
 	u32 log_size;
 	u32 log_len;
+	u32 log_level;
 	const struct bpf_func_proto *(*get_proto)(enum bpf_func_id func_id);
 	struct bpf_insn_aux_data *aux;
 	struct bpf_subprog_info subprogs[MAX_SUBPROGS + 1];
 	u32 subprog_cnt;
+	struct bpf_verifier_state *cur_state;
 	struct bpf_verifier_stack_elem *work;
 	u32 work_cnt;
 	u32 work_cap;
+	u32 insn_idx;
+	u32 prev_insn_idx;
 	u64 insn_processed;
+	u32 jmps_processed, prev_jmps_processed;
+	u64 prev_insn_processed;
 	u32 id_gen;
-	u32 total_states;
-	bool zero_stack;
+	u32 total_states, peak_states;
+	bool bypass_spec_v1;	/* privileged (CAP_PERFMON): no Spectre sanitation */
+	bool allow_ptr_leaks;	/* privileged: pointers may be stored and compared */
+	bool allow_uninit_stack;
+	bool hardened;		/* run-time checks of every access (oracle mode) */
+	u32 max_states_per_insn;
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)
@@ -276,38 +347,118 @@ static inline s64 jmp_target(const struct bpf_insn *insn, u32 i)
 	return (s64)i + insn->off + 1;
 }
 
-static inline void mark_scalar(struct bpf_reg_state *r)
+static inline bool type_may_be_null(u32 type)
 {
-	memset(r, 0, sizeof(*r));
-	r->type = SCALAR_VALUE;
-	r->var = true;
+	return type & PTR_MAYBE_NULL;
 }
 
-static inline void mark_const(struct bpf_reg_state *r, u64 v)
+static inline bool is_pkt_type(u32 type)
 {
-	memset(r, 0, sizeof(*r));
-	r->type = SCALAR_VALUE;
-	r->off = (s64)v;
+	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META;
 }
 
-static inline bool is_ptr(const struct bpf_reg_state *r)
+static inline bool reg_is_pkt_pointer_any(const struct bpf_reg_state *reg)
 {
-	return r->type != NOT_INIT && r->type != SCALAR_VALUE;
+	return reg->type == PTR_TO_PACKET || reg->type == PTR_TO_PACKET_META ||
+	       reg->type == PTR_TO_PACKET_END;
 }
 
-static inline bool is_pkt(u8 type)
+static inline bool __is_pointer_value(const struct bpf_reg_state *reg)
 {
-	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META || type == PTR_TO_PACKET_END;
+	return reg->type != SCALAR_VALUE;
 }
 
-static inline struct bpf_func_state *cur_frame(struct bpf_verifier_state *st)
+static inline struct bpf_func_state *cur_func(struct bpf_verifier_env *env)
 {
-	return st->frame[st->curframe];
+	struct bpf_verifier_state *cur = env->cur_state;
+
+	return cur->frame[cur->curframe];
+}
+
+static inline struct bpf_reg_state *cur_regs(struct bpf_verifier_env *env)
+{
+	return cur_func(env)->regs;
+}
+
+/* Every register and spilled register of every frame of @st. */
+#define bpf_for_each_reg_in_vstate(__vst, __state, __reg, __expr)		\
+	do {									\
+		u32 ___f, ___j;							\
+		for (___f = 0; ___f <= (__vst)->curframe; ___f++) {		\
+			(__state) = (__vst)->frame[___f];			\
+			for (___j = 0; ___j < MAX_BPF_REG; ___j++) {		\
+				(__reg) = &(__state)->regs[___j];		\
+				__expr;						\
+			}							\
+			for (___j = 0; ___j < STACK_SLOTS; ___j++) {		\
+				if (!is_spilled_reg(&(__state)->stack[___j])) \
+					continue;				\
+				(__reg) = &(__state)->stack[___j].spilled_ptr;	\
+				__expr;						\
+			}							\
+		}								\
+	} while (0)
+
+static inline bool is_spilled_reg(const struct bpf_stack_state *stack)
+{
+	return stack->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL;
+}
+
+static inline bool is_spilled_scalar_reg(const struct bpf_stack_state *stack)
+{
+	return is_spilled_reg(stack) && stack->spilled_ptr.type == SCALAR_VALUE;
 }
 
 /* kernel/bpf/verifier.c */
-__printf(2, 3) void bpf_verbose(struct bpf_verifier_env *env, const char *fmt, ...);
-#define vinsn(env, idx, fmt, ...)	bpf_verbose(env, "insn %u: " fmt "\n", (u32)(idx), ##__VA_ARGS__)
+__printf(2, 3) void verbose(struct bpf_verifier_env *env, const char *fmt, ...);
+#define bpf_verbose verbose
+#define vinsn(env, idx, fmt, ...)	verbose(env, "insn %u: " fmt "\n", (u32)(idx), ##__VA_ARGS__)
+
+/* kernel/bpf/reg_bounds.c: scalar value tracking (kernel: verifier.c) */
+void __mark_reg_known(struct bpf_reg_state *reg, u64 imm);
+void __mark_reg_known_zero(struct bpf_reg_state *reg);
+void __mark_reg_const_zero(struct bpf_reg_state *reg);	/* SCALAR_VALUE 0 */
+void __mark_reg_unknown(struct bpf_reg_state *reg);	/* SCALAR_VALUE, anything */
+void __mark_reg_unbounded(struct bpf_reg_state *reg);
+void __mark_reg64_unbounded(struct bpf_reg_state *reg);
+void __mark_reg32_unbounded(struct bpf_reg_state *reg);
+void __mark_reg_s32_range(struct bpf_reg_state *reg, s32 smin, s32 smax);
+void __update_reg_bounds(struct bpf_reg_state *reg);
+void reg_bounds_sync(struct bpf_reg_state *reg);
+bool reg_bounds_sane(const struct bpf_reg_state *reg);
+void zext_32_to_64(struct bpf_reg_state *reg);
+void coerce_reg_to_size(struct bpf_reg_state *reg, int size);
+void coerce_reg_to_size_sx(struct bpf_reg_state *reg, int size);
+void coerce_subreg_to_size_sx(struct bpf_reg_state *reg, int size);
+bool tnum_is_const_reg(const struct bpf_reg_state *reg);	/* var_off const */
+bool register_is_null(const struct bpf_reg_state *reg);
+bool register_is_const(const struct bpf_reg_state *reg);
+/*
+ * dst = dst OP src for two scalars (BPF_ALU or BPF_ALU64 @insn; src is the
+ * immediate's known register for BPF_K). Returns 0; the caller has checked
+ * the operand types. Kernel: adjust_scalar_min_max_vals().
+ */
+int adjust_scalar_min_max_vals(struct bpf_verifier_env *env, const struct bpf_insn *insn,
+			       struct bpf_reg_state *dst_reg, struct bpf_reg_state src_reg);
+/*
+ * Can a jump @opcode (BPF_JEQ ...) of two scalars be decided? 1 always
+ * taken, 0 never, -1 unknown. Kernel: is_scalar_branch_taken().
+ */
+int is_scalar_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg2, u8 opcode,
+			   bool is_jmp32);
+/*
+ * Narrow the two scalars of a jump in each branch: (true_reg1, true_reg2)
+ * are the operands where the condition holds, (false_*) where it does not.
+ * Returns 0, or -EFAULT when a branch is impossible (bounds crossed).
+ * Kernel: reg_set_min_max() / regs_refine_cond_op().
+ */
+int reg_set_min_max(struct bpf_verifier_env *env, struct bpf_reg_state *true_reg1,
+		    struct bpf_reg_state *true_reg2, struct bpf_reg_state *false_reg1,
+		    struct bpf_reg_state *false_reg2, u8 opcode, bool is_jmp32);
+/* Range of @reg is within that of @old (both scalars)? */
+bool range_within(const struct bpf_reg_state *old, const struct bpf_reg_state *cur);
+/* Kernel log form of a register's value: "scalar(smin=...,umax=...,var_off=...)" etc. */
+int bpf_reg_str(char *buf, size_t size, const struct bpf_reg_state *reg);
 
 /* kernel/bpf/cfg.c: pass 1 */
 int bpf_check_insns(struct bpf_verifier_env *env);
@@ -317,11 +468,18 @@ int bpf_used_map_idx(struct bpf_verifier_env *env, const struct bpf_map *map);
 void bpf_ldimm_set(struct bpf_insn *insn, u64 val);
 u32 bpf_find_subprog(struct bpf_verifier_env *env, u32 insn);
 
-/* kernel/bpf/states.c: states, pruning, widening */
-void bpf_free_vstate(struct bpf_verifier_state *st);
-int bpf_copy_vstate(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src);
-int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn);
-int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn);
+/* kernel/bpf/states.c: states, pruning */
+void free_verifier_state(struct bpf_verifier_state *st, bool free_self);
+int copy_verifier_state(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src);
+/* Push a copy of the current state to continue at @insn_idx later. */
+struct bpf_verifier_state *push_stack(struct bpf_verifier_env *env, u32 insn_idx, u32 prev_insn_idx);
+/* Pop the next pending path into env->cur_state: 0, or -ENOENT when none. */
+int pop_stack(struct bpf_verifier_env *env, u32 *insn_idx);
+/* 1: an equivalent finished state exists (prune), 0: go on, <0: error. */
+int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx);
+/* The path ended: finished-branch accounting up the parents. */
+void update_branch_counts(struct bpf_verifier_env *env, struct bpf_verifier_state *st);
+void free_states(struct bpf_verifier_env *env);
 
 /* kernel/bpf/fixups.c: pass 3 */
 int bpf_do_fixups(struct bpf_verifier_env *env);
