@@ -408,6 +408,7 @@ struct bpf_prog_aux {
 	const struct bpf_func_proto *(*func_proto)(enum bpf_func_id func_id);
 					/* helper table; NULL: by prog type */
 	u32 max_stack_depth;		/* deepest call chain, bytes */
+	u64 insn_processed;		/* the verifier's processed-instruction count */
 	u64 abort_cnt[__BPF_ABORT_MAX];	/* run-time aborts per enum bpf_abort_reason */
 	/* arch/x86/net/bpf_jit_comp.c (uxdp additions): */
 	void *jit_image;		/* mmap'd executable image, or NULL */

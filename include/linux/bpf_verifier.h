@@ -172,8 +172,10 @@ struct bpf_reg_state {
 	s32 off;
 	s32 range;		/* PTR_TO_PACKET: [pkt, pkt + range) < data_end, for this id */
 	u32 mem_size;		/* PTR_TO_MEM */
-	struct bpf_map *map_ptr; /* CONST_PTR_TO_MAP, PTR_TO_MAP_VALUE, ringbuf PTR_TO_MEM */
 	u32 subprogno;		/* PTR_TO_FUNC */
+	u32 frameno;		/* PTR_TO_STACK: whose frame */
+	struct bpf_map *map_ptr; /* CONST_PTR_TO_MAP, PTR_TO_MAP_VALUE, ringbuf PTR_TO_MEM */
+	/* no padding up to here: states compare these bytes with memcmp */
 	struct tnum var_off;
 	s64 smin_value, smax_value;
 	u64 umin_value, umax_value;
@@ -183,7 +185,6 @@ struct bpf_reg_state {
 	 * scalars copied from one another, share an id (0: none). */
 	u32 id;
 	u32 ref_obj_id;		/* the acquired reference this pointer is */
-	u32 frameno;		/* PTR_TO_STACK: whose frame */
 	bool precise;
 };
 
@@ -219,6 +220,7 @@ struct bpf_func_state {
 	/* bpf_loop callbacks: R0 must be in this range at exit */
 	s64 callback_ret_min, callback_ret_max;
 	u32 callback_depth;
+	u32 allocated_slots;	/* kept states: slots stored (the rest are invalid) */
 	struct bpf_stack_state stack[STACK_SLOTS];	/* slot i: [fp - 8(i+1), fp - 8i) */
 };
 
@@ -240,6 +242,7 @@ struct bpf_verifier_state_list {
 	struct bpf_verifier_state_list *next;
 	struct bpf_verifier_state state;
 	u32 miss_cnt, hit_cnt;
+	bool in_free_list;
 };
 
 /* What kind of memory an instruction accesses: the hardened runtime
@@ -284,6 +287,7 @@ struct bpf_subprog_info {
 	bool has_tail_call;
 	bool tail_call_reachable;
 	bool is_cb;		/* a callback (bpf_loop) */
+	u64 live_slots;		/* stack slots the function may read (bit = slot) */
 };
 
 struct bpf_verifier_stack_elem {
@@ -317,7 +321,14 @@ struct bpf_verifier_env {
 	bool allow_ptr_leaks;	/* privileged: pointers may be stored and compared */
 	bool allow_uninit_stack;
 	bool hardened;		/* run-time checks of every access (oracle mode) */
+	bool zero_stack;	/* a read may see never-written stack: zero it per run */
+	bool seen_direct_write;	/* packet written directly */
+	bool pop_dead_branch;	/* the branch just pushed cannot be taken */
+	bool this_branch_dead;	/* nor can the current one */
+	u32 tmp_id_gen;
+	u32 log_lines;
 	u32 max_states_per_insn;
+	struct bpf_verifier_state_list *free_list;	/* evicted, still someone's parent */
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)

@@ -11,6 +11,15 @@
 
 #include <linux/types.h>
 
+#ifndef U32_MAX
+#define U32_MAX		((u32)~0U)
+#define S32_MAX		((s32)(U32_MAX >> 1))
+#define S32_MIN		((s32)(-S32_MAX - 1))
+#define U64_MAX		((u64)~0ULL)
+#define S64_MAX		((s64)(U64_MAX >> 1))
+#define S64_MIN		((s64)(-S64_MAX - 1))
+#endif
+
 struct tnum {
 	u64 value;
 	u64 mask;

@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verifier states: copies, the "covers" relation used to prune a path whose
- * state an earlier one already covers, and widening (join) so that loops
- * whose counters keep changing converge: once an instruction holds
- * WIDEN_STATES states, a new state is joined with them (constants become
- * unknown, offsets variable; states whose registers differ in type are
- * not joined but kept apart, as the kernel walks both). ids of
- * NULL-able pointers must correspond one to one (struct idmap), as the
- * kernel's check_ids().
+ * Verifier states: copies, the pending-branch stack, and pruning. At each
+ * prune point the current state is compared with the states kept there;
+ * if a finished one (no path below it still being walked) covers it, the
+ * path ends (states_equal(): every register and stack slot of the old
+ * state admits the current one, ids corresponding one to one). A kept
+ * state that is still being walked is an ancestor on the current path: a
+ * loop. If it equals the current state exactly the loop can never end
+ * ("infinite loop detected"); otherwise the loop is walked again, until it
+ * exits or the processed-instruction limit is reached.
  *
  * Kernel: kernel/bpf/verifier.c is_state_visited(), states_equal(),
- *	   regsafe(), stacksafe(), check_ids(), push_stack()
- * Differs: no liveness or precision tracking; widening instead of
- *	    exhaustive unrolling (loops are bounded at run time).
+ *	   regsafe(), stacksafe(), refsafe(), check_ids(),
+ *	   states_maybe_looping(), update_branch_counts(), push_stack(),
+ *	   pop_stack(), copy_verifier_state()
+ * Differs: no precision or read marks: every live scalar is compared by
+ *	    its range (the kernel ignores scalars that never reached a
+ *	    precise use); liveness of registers comes from cfg.c's static
+ *	    analysis and of stack slots from the slots a function may read.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -22,314 +27,517 @@
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/filter.h>
-#include <net/xdp.h>
 
-void bpf_free_vstate(struct bpf_verifier_state *st)
+#define MAX_KEPT_STATES		65536	/* memory bound: beyond it no new state is kept */
+
+enum exact_level {
+	NOT_EXACT,
+	EXACT,
+	RANGE_WITHIN,
+};
+
+void free_verifier_state(struct bpf_verifier_state *st, bool free_self)
 {
 	u32 i;
 
-	for (i = 0; i <= st->curframe && i < MAX_CALL_FRAMES; i++) {
+	for (i = 0; i < MAX_CALL_FRAMES; i++) {
 		free(st->frame[i]);
 		st->frame[i] = NULL;
 	}
+	if (free_self)
+		free(st);
 }
 
-int bpf_copy_vstate(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src)
+static u32 used_slots(const struct bpf_func_state *fs)
+{
+	u32 n = STACK_SLOTS, j;
+
+	while (n) {
+		for (j = 0; j < BPF_REG_SIZE; j++)
+			if (fs->stack[n - 1].slot_type[j] != STACK_INVALID)
+				return n;
+		n--;
+	}
+	return 0;
+}
+
+/* A kept state stores each frame's stack only up to its highest used slot. */
+static int copy_kept_state(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src)
 {
 	u32 i;
 
-	memset(dst, 0, sizeof(*dst));
-	dst->curframe = src->curframe;
+	memcpy(dst, src, sizeof(*dst));
+	for (i = 0; i < MAX_CALL_FRAMES; i++)
+		dst->frame[i] = NULL;
+	for (i = 0; i <= src->curframe; i++) {
+		u32 n = used_slots(src->frame[i]);
+		size_t sz = offsetof(struct bpf_func_state, stack) + n * sizeof(struct bpf_stack_state);
+
+		dst->frame[i] = malloc(sz);
+		if (!dst->frame[i]) {
+			free_verifier_state(dst, false);
+			return -ENOMEM;
+		}
+		memcpy(dst->frame[i], src->frame[i], sz);
+		dst->frame[i]->allocated_slots = n;
+	}
+	return 0;
+}
+
+int copy_verifier_state(struct bpf_verifier_state *dst, const struct bpf_verifier_state *src)
+{
+	u32 i;
+
+	for (i = 0; i < MAX_CALL_FRAMES; i++) {
+		free(dst->frame[i]);
+		dst->frame[i] = NULL;
+	}
+	memcpy(dst, src, sizeof(*dst));
+	for (i = 0; i < MAX_CALL_FRAMES; i++)
+		dst->frame[i] = NULL;
 	for (i = 0; i <= src->curframe; i++) {
 		dst->frame[i] = malloc(sizeof(struct bpf_func_state));
 		if (!dst->frame[i]) {
-			dst->curframe = i ? i - 1 : 0;
-			if (i)
-				bpf_free_vstate(dst);
+			free_verifier_state(dst, false);
 			return -ENOMEM;
 		}
 		memcpy(dst->frame[i], src->frame[i], sizeof(struct bpf_func_state));
+		dst->frame[i]->allocated_slots = STACK_SLOTS;
 	}
 	return 0;
 }
 
-/*
- * ids (*_OR_NULL copies, ringbuf records) of two states correspond when
- * they map one to one: a null check then marks the same registers in both.
- */
-struct idmap {
+struct bpf_verifier_state *push_stack(struct bpf_verifier_env *env, u32 insn_idx, u32 prev_insn_idx)
+{
+	struct bpf_verifier_stack_elem *elem;
+
+	if (env->work_cnt >= BPF_COMPLEXITY_LIMIT_JMP_SEQ) {
+		verbose(env, "The sequence of %d jumps is too complex.\n", env->work_cnt);
+		return NULL;
+	}
+	if (env->work_cnt == env->work_cap) {
+		u32 cap = env->work_cap ? env->work_cap * 2 : 64;
+		void *w = realloc(env->work, cap * sizeof(*env->work));
+
+		if (!w)
+			return NULL;
+		env->work = w;
+		env->work_cap = cap;
+	}
+	elem = &env->work[env->work_cnt];
+	memset(elem, 0, sizeof(*elem));
+	if (copy_verifier_state(&elem->st, env->cur_state))
+		return NULL;
+	elem->insn_idx = insn_idx;
+	elem->prev_insn_idx = prev_insn_idx;
+	env->work_cnt++;
+	if (elem->st.parent)
+		elem->st.parent->branches++;
+	return &elem->st;
+}
+
+int pop_stack(struct bpf_verifier_env *env, u32 *insn_idx)
+{
+	struct bpf_verifier_stack_elem *elem;
+	struct bpf_verifier_state *cur = env->cur_state;
+
+	if (!env->work_cnt)
+		return -ENOENT;
+	elem = &env->work[--env->work_cnt];
+	free_verifier_state(cur, false);
+	*cur = elem->st;	/* the frames move over */
+	*insn_idx = elem->insn_idx;
+	return 0;
+}
+
+void update_branch_counts(struct bpf_verifier_env *env, struct bpf_verifier_state *st)
+{
+	while (st) {
+		u32 br = --st->branches;
+
+		if (br)
+			break;
+		st = st->parent;
+	}
+}
+
+/* ids of the old state map one to one to ids of the current state */
+struct bpf_idmap {
 	u32 cnt;
-	u32 old[64];
-	u32 cur[64];
+	u32 old[2 * (MAX_BPF_REG + STACK_SLOTS) * MAX_CALL_FRAMES + BPF_MAX_REFS];
+	u32 cur[2 * (MAX_BPF_REG + STACK_SLOTS) * MAX_CALL_FRAMES + BPF_MAX_REFS];
 };
 
-static bool check_ids(u32 o, u32 c, struct idmap *m)
+static bool check_ids(u32 old_id, u32 cur_id, struct bpf_idmap *idmap)
 {
 	u32 i;
 
-	if (!o || !c)
-		return o == c;
-	for (i = 0; i < m->cnt; i++) {
-		if (m->old[i] == o)
-			return m->cur[i] == c;
-		if (m->cur[i] == c)
+	if (!old_id)
+		return true;	/* the old state did not rely on a relation */
+	if (!cur_id)
+		return false;
+	for (i = 0; i < idmap->cnt; i++) {
+		if (idmap->old[i] == old_id)
+			return idmap->cur[i] == cur_id;
+		if (idmap->cur[i] == cur_id)
 			return false;
 	}
-	if (m->cnt >= ARRAY_SIZE(m->old))
+	if (idmap->cnt >= ARRAY_SIZE(idmap->old))
 		return false;
-	m->old[m->cnt] = o;
-	m->cur[m->cnt++] = c;
+	idmap->old[idmap->cnt] = old_id;
+	idmap->cur[idmap->cnt] = cur_id;
+	idmap->cnt++;
 	return true;
 }
 
-static bool reg_covers(const struct bpf_reg_state *o, const struct bpf_reg_state *n, struct idmap *m)
+static bool check_scalar_ids(struct bpf_verifier_env *env, u32 old_id, u32 cur_id,
+			     struct bpf_idmap *idmap)
 {
-	if (o->type == NOT_INIT)
-		return true;
-	if (o->type != n->type)
-		return false;
-	if (o->type != SCALAR_VALUE &&
-	    (o->frameno != n->frameno || o->map != n->map || o->mem_size != n->mem_size ||
-	     !check_ids(o->id, n->id, m)))
-		return false;
-	/* the old path proved packet accesses with its range only */
-	if (o->range > n->range)
-		return false;
-	if (o->var)
-		return true;
-	return !n->var && o->off == n->off;
+	/* a missing id is a unique one: it may not match an id used elsewhere */
+	old_id = old_id ? old_id : ++env->tmp_id_gen;
+	cur_id = cur_id ? cur_id : ++env->tmp_id_gen;
+	return check_ids(old_id, cur_id, idmap);
 }
 
-static bool slot_covers(const struct bpf_stack_state *o, const struct bpf_stack_state *n, struct idmap *m)
+static bool regs_exact(const struct bpf_reg_state *rold, const struct bpf_reg_state *rcur,
+		       struct bpf_idmap *idmap)
 {
-	if ((o->init & n->init) != o->init)
-		return false;
-	if (o->spilled)
-		return n->spilled && reg_covers(&o->spill, &n->spill, m);
-	if (o->init && n->spilled && is_ptr(&n->spill))
-		return false;
-	return true;
+	return !memcmp(rold, rcur, offsetof(struct bpf_reg_state, id)) &&
+	       check_ids(rold->id, rcur->id, idmap) &&
+	       check_ids(rold->ref_obj_id, rcur->ref_obj_id, idmap);
 }
 
-static bool state_covers(const struct bpf_verifier_state *o, const struct bpf_verifier_state *n)
+static bool regsafe(struct bpf_verifier_env *env, const struct bpf_reg_state *rold,
+		    const struct bpf_reg_state *rcur, struct bpf_idmap *idmap,
+		    enum exact_level exact)
 {
-	struct idmap m = { 0 };
-	u32 f, i;
-
-	if (o->curframe != n->curframe)
+	if (exact == EXACT)
+		return regs_exact(rold, rcur, idmap);
+	if (rold->type == NOT_INIT) {
+		if (exact == NOT_EXACT || rcur->type == NOT_INIT)
+			return true;
+	}
+	if (rold->type != rcur->type)
 		return false;
-	for (f = 0; f <= o->curframe; f++) {
-		const struct bpf_func_state *a = o->frame[f], *b = n->frame[f];
-
-		if (a->callsite != b->callsite)
+	switch (base_type(rold->type)) {
+	case SCALAR_VALUE:
+		return range_within(rold, rcur) && tnum_in(rold->var_off, rcur->var_off) &&
+		       check_scalar_ids(env, rold->id, rcur->id, idmap);
+	case PTR_TO_MAP_KEY:
+	case PTR_TO_MAP_VALUE:
+	case PTR_TO_MEM:
+		return !memcmp(rold, rcur, offsetof(struct bpf_reg_state, var_off)) &&
+		       range_within(rold, rcur) && tnum_in(rold->var_off, rcur->var_off) &&
+		       check_ids(rold->id, rcur->id, idmap) &&
+		       check_ids(rold->ref_obj_id, rcur->ref_obj_id, idmap);
+	case PTR_TO_PACKET_META:
+	case PTR_TO_PACKET:
+		if (rold->range < 0 || rcur->range < 0) {
+			if (rold->range != rcur->range)
+				return false;
+		} else if (rold->range > rcur->range) {
 			return false;
-		for (i = 0; i < MAX_BPF_REG; i++)
-			if (!reg_covers(&a->regs[i], &b->regs[i], &m))
-				return false;
-		for (i = 0; i < STACK_SLOTS; i++)
-			if (!slot_covers(&a->stack[i], &b->stack[i], &m))
-				return false;
-	}
-	return true;
-}
-
-/*
- * Would a join keep every register both states initialise? A register that
- * is a scalar on one path and a pointer on the other (or pointers to
- * different things) would become NOT_INIT, rejecting a later read the
- * kernel accepts, since it walks both paths. Such states stay apart.
- */
-static bool reg_joinable(const struct bpf_reg_state *n, const struct bpf_reg_state *o,
-			 struct idmap *m)
-{
-	if (n->type == NOT_INIT || o->type == NOT_INIT)
-		return true;	/* a read is an error on one path anyway */
-	if (n->type != o->type)
-		return false;
-	return n->type == SCALAR_VALUE ||
-	       (o->frameno == n->frameno && o->map == n->map && o->mem_size == n->mem_size &&
-		check_ids(o->id, n->id, m));
-}
-
-static void reg_join(struct bpf_reg_state *n, const struct bpf_reg_state *o, struct idmap *m)
-{
-	if (n->type == NOT_INIT || o->type == NOT_INIT || !reg_joinable(n, o, m))
-		goto not_init;
-	if (o->var || n->var || o->off != n->off) {
-		n->var = true;
-		n->off = 0;
-	}
-	n->range = min(n->range, o->range);
-	return;
-not_init:
-	memset(n, 0, sizeof(*n));
-}
-
-static bool state_joinable(const struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
-{
-	struct idmap m = { 0 };
-	u32 f, i;
-
-	if (o->curframe != n->curframe)
-		return false;
-	for (f = 0; f <= o->curframe; f++) {
-		const struct bpf_func_state *a = n->frame[f];
-		const struct bpf_func_state *b = o->frame[f];
-
-		if (a->callsite != b->callsite)
+		}
+		if (rold->off != rcur->off)
 			return false;
-		for (i = 0; i < MAX_BPF_REG; i++)
-			if (!reg_joinable(&a->regs[i], &b->regs[i], &m))
-				return false;
-		for (i = 0; i < STACK_SLOTS; i++)
-			if (a->stack[i].spilled && b->stack[i].spilled &&
-			    !reg_joinable(&a->stack[i].spill, &b->stack[i].spill, &m))
-				return false;
+		if (!check_ids(rold->id, rcur->id, idmap))
+			return false;
+		return range_within(rold, rcur) && tnum_in(rold->var_off, rcur->var_off);
+	case PTR_TO_STACK:
+		return regs_exact(rold, rcur, idmap) && rold->frameno == rcur->frameno;
+	default:
+		return regs_exact(rold, rcur, idmap);
+	}
+}
+
+static bool is_stack_all_misc(struct bpf_verifier_env *env, const struct bpf_stack_state *stack)
+{
+	u32 i;
+
+	for (i = 0; i < BPF_REG_SIZE; i++) {
+		if (stack->slot_type[i] == STACK_MISC ||
+		    (stack->slot_type[i] == STACK_INVALID && env->allow_uninit_stack))
+			continue;
+		return false;
 	}
 	return true;
 }
 
-/* Joins @o into @n; state_joinable(n, o) holds (same call chain). */
-static void state_join(struct bpf_verifier_state *n, const struct bpf_verifier_state *o)
+static const struct bpf_reg_state *scalar_reg_for_stack(struct bpf_verifier_env *env,
+							const struct bpf_stack_state *stack,
+							struct bpf_reg_state *unbound)
 {
-	struct idmap m = { 0 };
-	u32 f, i;
+	if (is_spilled_scalar_reg(stack))
+		return &stack->spilled_ptr;
+	if (is_stack_all_misc(env, stack)) {
+		__mark_reg_unknown(unbound);
+		return unbound;
+	}
+	return NULL;
+}
 
-	for (f = 0; f <= o->curframe; f++) {
-		struct bpf_func_state *a = n->frame[f];
-		const struct bpf_func_state *b = o->frame[f];
+static bool stacksafe(struct bpf_verifier_env *env, const struct bpf_func_state *old,
+		      const struct bpf_func_state *cur, struct bpf_idmap *idmap,
+		      enum exact_level exact)
+{
+	u64 live = env->subprogs[old->subprogno].live_slots;
+	u32 i, spi;
 
-		for (i = 0; i < MAX_BPF_REG; i++)
-			reg_join(&a->regs[i], &b->regs[i], &m);
-		for (i = 0; i < STACK_SLOTS; i++) {
-			struct bpf_stack_state *s = &a->stack[i];
-			const struct bpf_stack_state *t = &b->stack[i];
+	/* in exact mode, slots the current state uses beyond the old ones differ */
+	if (exact != NOT_EXACT && used_slots(cur) > old->allocated_slots)
+		return false;
 
-			s->init &= t->init;
-			if (s->spilled && t->spilled) {
-				reg_join(&s->spill, &t->spill, &m);
-				if (s->spill.type == NOT_INIT)
-					s->spilled = false;
-			} else {
-				s->spilled = false;
-			}
-			if (s->init != 0xff)
-				s->spilled = false;
+	for (i = 0; i < old->allocated_slots * BPF_REG_SIZE; i++) {
+		const struct bpf_reg_state *old_reg, *cur_reg;
+		struct bpf_reg_state fake_old, fake_cur;
+		u8 ot, ct;
+
+		spi = i / BPF_REG_SIZE;
+		ot = old->stack[spi].slot_type[i % BPF_REG_SIZE];
+		ct = cur->stack[spi].slot_type[i % BPF_REG_SIZE];
+		if (exact != NOT_EXACT && ot != ct)
+			return false;
+		if (exact == NOT_EXACT && !(live & (1ULL << spi))) {
+			i += BPF_REG_SIZE - 1;	/* nobody reads this slot */
+			continue;
+		}
+		if (ot == STACK_INVALID)
+			continue;
+		if (env->allow_uninit_stack && ot == STACK_MISC)
+			continue;
+		old_reg = scalar_reg_for_stack(env, &old->stack[spi], &fake_old);
+		cur_reg = scalar_reg_for_stack(env, &cur->stack[spi], &fake_cur);
+		if (old_reg && cur_reg) {
+			if (!regsafe(env, old_reg, cur_reg, idmap, exact))
+				return false;
+			i += BPF_REG_SIZE - 1;
+			continue;
+		}
+		if (ot == STACK_MISC && ct == STACK_ZERO)
+			continue;
+		if (ot != ct)
+			return false;
+		if (i % BPF_REG_SIZE != BPF_REG_SIZE - 1)
+			continue;
+		switch (old->stack[spi].slot_type[BPF_REG_SIZE - 1]) {
+		case STACK_SPILL:
+			if (!regsafe(env, &old->stack[spi].spilled_ptr, &cur->stack[spi].spilled_ptr,
+				     idmap, exact))
+				return false;
+			break;
+		case STACK_MISC:
+		case STACK_ZERO:
+		case STACK_INVALID:
+			continue;
+		default:
+			return false;
 		}
 	}
+	return true;
 }
 
-int bpf_push_work(struct bpf_verifier_env *env, const struct bpf_verifier_state *st, u32 insn)
+static bool refsafe(const struct bpf_verifier_state *old, const struct bpf_verifier_state *cur,
+		    struct bpf_idmap *idmap)
 {
-	struct bpf_verifier_stack_elem *e;
+	u32 i;
+
+	if (old->acquired_refs != cur->acquired_refs)
+		return false;
+	if (!!old->active_lock_id != !!cur->active_lock_id ||
+	    old->active_lock_ptr != cur->active_lock_ptr)
+		return false;
+	if (old->active_lock_id && !check_ids(old->active_lock_id, cur->active_lock_id, idmap))
+		return false;
+	for (i = 0; i < old->acquired_refs; i++)
+		if (!check_ids(old->refs[i].id, cur->refs[i].id, idmap))
+			return false;
+	return true;
+}
+
+/* Registers live in frame @fr of @st at the instruction it resumes at. */
+static u16 frame_live_regs(struct bpf_verifier_env *env, const struct bpf_verifier_state *st,
+			   u32 fr, u32 insn_idx)
+{
+	if (fr == st->curframe)
+		return env->aux[insn_idx].live_regs;
+	/* a caller resumes after the call of the next frame */
+	return env->aux[st->frame[fr + 1]->callsite + 1].live_regs;
+}
+
+static bool func_states_equal(struct bpf_verifier_env *env, const struct bpf_verifier_state *sold,
+			      const struct bpf_verifier_state *scur, u32 fr,
+			      struct bpf_idmap *idmap, enum exact_level exact)
+{
+	const struct bpf_func_state *old = sold->frame[fr], *cur = scur->frame[fr];
+	u16 live = exact == NOT_EXACT ? frame_live_regs(env, sold, fr, sold->insn_idx) : 0xffff;
+	u32 i;
+
+	if (old->callback_depth > cur->callback_depth)
+		return false;
+	for (i = 0; i < MAX_BPF_REG; i++) {
+		if (!(live & (1u << i)))
+			continue;
+		if (!regsafe(env, &old->regs[i], &cur->regs[i], idmap, exact))
+			return false;
+	}
+	return stacksafe(env, old, cur, idmap, exact);
+}
+
+static bool states_equal(struct bpf_verifier_env *env, const struct bpf_verifier_state *old,
+			 const struct bpf_verifier_state *cur, enum exact_level exact)
+{
+	static __thread struct bpf_idmap idmap;
+	u32 i;
+
+	if (old->curframe != cur->curframe)
+		return false;
+	idmap.cnt = 0;
+	env->tmp_id_gen = env->id_gen;
+	if (!refsafe(old, cur, &idmap))
+		return false;
+	for (i = 0; i <= old->curframe; i++) {
+		if (old->frame[i]->callsite != cur->frame[i]->callsite)
+			return false;
+		if (!func_states_equal(env, old, cur, i, &idmap, exact))
+			return false;
+	}
+	return true;
+}
+
+static bool states_maybe_looping(const struct bpf_verifier_state *old,
+				 const struct bpf_verifier_state *cur)
+{
+	const struct bpf_func_state *fold, *fcur;
+	u32 i, fr = cur->curframe;
+
+	if (old->curframe != fr)
+		return false;
+	fold = old->frame[fr];
+	fcur = cur->frame[fr];
+	for (i = 0; i < MAX_BPF_REG; i++)
+		if (memcmp(&fold->regs[i], &fcur->regs[i], offsetof(struct bpf_reg_state, precise)))
+			return false;
+	return true;
+}
+
+static bool is_may_goto_insn(const struct bpf_insn *insn)
+{
+	return insn->code == (BPF_JMP | BPF_JCOND) && insn->src_reg == BPF_MAY_GOTO;
+}
+
+int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
+{
+	struct bpf_insn_aux_data *aux = &env->aux[insn_idx];
+	struct bpf_verifier_state *cur = env->cur_state, *new;
+	struct bpf_verifier_state_list *sl, *new_sl;
+	bool add_new_state = aux->force_checkpoint;
+	struct bpf_verifier_state_list **pprev;
+	u32 n = 0;
 	int err;
 
-	if (env->work_cnt == env->work_cap) {
-		u32 cap = env->work_cap ? env->work_cap * 2 : 64;
+	/* a new state only every few jumps and instructions, as the kernel */
+	if (env->jmps_processed - env->prev_jmps_processed >= 2 &&
+	    env->insn_processed - env->prev_insn_processed >= 8)
+		add_new_state = true;
 
-		if (cap > 8192) {
-			bpf_verbose(env, "The sequence of %u jumps is too complex.\n", env->work_cnt + 1);
-			return -E2BIG;
-		}
-		e = realloc(env->work, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		env->work = e;
-		env->work_cap = cap;
-	}
-	e = &env->work[env->work_cnt];
-	err = bpf_copy_vstate(&e->st, st);
-	if (err)
-		return err;
-	e->insn = insn;
-	env->work_cnt++;
-	return 0;
-}
-
-/*
- * At a prune point: true when a remembered state covers @st (stop this
- * path); else remember @st, widened when the point has seen many states.
- */
-/*
- * Forget registers no path from here reads before writing (kernel:
- * clean_live_states()): in the current frame by liveness at @insn, in a
- * caller frame by liveness after its call returns (R0-R5 are rewritten by
- * the return then); and stack slots the frame's function never reads.
- */
-static void clean_dead_regs(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn)
-{
-	u32 f, r;
-
-	for (f = 0; f <= st->curframe; f++) {
-		u16 live = f == st->curframe ? env->aux[insn].live_regs :
-			   env->aux[st->frame[f + 1]->callsite + 1].live_regs & 0x7c0;
-
-		u64 slots = env->subprogs[st->frame[f]->subprog].live_slots;
-
-		for (r = 0; r < MAX_BPF_REG; r++)
-			if (!(live & (1u << r)))
-				memset(&st->frame[f]->regs[r], 0, sizeof(st->frame[f]->regs[r]));
-		for (r = 0; slots != ~0ULL && r < STACK_SLOTS; r++)
-			if (!(slots & (1ULL << r)))
-				memset(&st->frame[f]->stack[r], 0, sizeof(st->frame[f]->stack[r]));
-	}
-}
-
-int bpf_is_state_visited(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 insn)
-{
-	struct bpf_insn_aux_data *aux = &env->aux[insn];
-	struct bpf_verifier_state_list *sl;
-	int err;
-
-	clean_dead_regs(env, st, insn);
-
-	for (sl = aux->states; sl; sl = sl->next)
-		if (state_covers(&sl->st, st))
-			return 1;
-	/*
-	 * Past WIDEN_ALL_AFTER processed instructions every miss widens: the
-	 * walk gives up constants (the kernel's precision tracking keeps them
-	 * only where they matter; uxdp has none) rather than go quadratic.
-	 */
-	if (aux->nr_states >= WIDEN_STATES || aux->widened ||
-	    (aux->nr_states && env->insn_processed > WIDEN_ALL_AFTER)) {
-		struct bpf_verifier_state_list **pp = &aux->states;
-
-		aux->widened = true;
-		/*
-		 * Widen: join @st with every state of the same call chain and
-		 * keep only the join, which is above all of them; the dropped
-		 * states' paths were already walked.
-		 */
-		while ((sl = *pp)) {
-			if (state_joinable(st, &sl->st)) {
-				state_join(st, &sl->st);
-				*pp = sl->next;
-				bpf_free_vstate(&sl->st);
-				free(sl);
-				aux->nr_states--;
-				env->total_states--;
-			} else {
-				pp = &sl->next;
-			}
-		}
-		for (sl = aux->states; sl; sl = sl->next)
-			if (state_covers(&sl->st, st))
+	pprev = &aux->states;
+	while ((sl = *pprev) != NULL) {
+		n++;
+		if (sl->state.branches) {
+			/* an ancestor on this path: we are in a loop */
+			if (is_may_goto_insn(&env->prog->insnsi[insn_idx]) &&
+			    sl->state.may_goto_depth != cur->may_goto_depth &&
+			    states_equal(env, &sl->state, cur, RANGE_WITHIN)) {
+				sl->hit_cnt++;
 				return 1;
+			}
+			if (states_maybe_looping(&sl->state, cur) &&
+			    states_equal(env, &sl->state, cur, EXACT) &&
+			    sl->state.may_goto_depth == cur->may_goto_depth &&
+			    sl->state.callback_unroll_depth == cur->callback_unroll_depth) {
+				verbose(env, "infinite loop detected at insn %d\n", insn_idx);
+				return -EINVAL;
+			}
+			if (env->jmps_processed - env->prev_jmps_processed < 20 &&
+			    env->insn_processed - env->prev_insn_processed < 100)
+				add_new_state = false;
+			goto miss;
+		}
+		if (states_equal(env, &sl->state, cur, NOT_EXACT)) {
+			sl->hit_cnt++;
+			return 1;
+		}
+miss:
+		/* a state that keeps missing is dropped from the list, as the kernel */
+		if (++sl->miss_cnt > sl->hit_cnt * 3 + 3) {
+			*pprev = sl->next;
+			aux->nr_states--;
+			if (sl->state.branches) {
+				sl->in_free_list = true;
+				sl->next = env->free_list;
+				env->free_list = sl;
+			} else {
+				free_verifier_state(&sl->state, false);
+				free(sl);
+			}
+			env->total_states--;
+			continue;
+		}
+		pprev = &sl->next;
 	}
-	if (aux->nr_states >= MAX_STATES || env->total_states >= MAX_TOTAL_STATES)
+	if (n > env->max_states_per_insn)
+		env->max_states_per_insn = n;
+	if (!add_new_state || env->total_states >= MAX_KEPT_STATES)
 		return 0;
-	sl = malloc(sizeof(*sl));
-	if (!sl)
+
+	new_sl = calloc(1, sizeof(*new_sl));
+	if (!new_sl)
 		return -ENOMEM;
-	err = bpf_copy_vstate(&sl->st, st);
+	new = &new_sl->state;
+	err = copy_kept_state(new, cur);
 	if (err) {
-		free(sl);
+		free(new_sl);
 		return err;
 	}
-	sl->next = aux->states;
-	aux->states = sl;
+	new->insn_idx = insn_idx;
+	cur->parent = new;
+	new_sl->next = aux->states;
+	aux->states = new_sl;
 	aux->nr_states++;
 	env->total_states++;
+	if (env->total_states > env->peak_states)
+		env->peak_states = env->total_states;
+	env->prev_jmps_processed = env->jmps_processed;
+	env->prev_insn_processed = env->insn_processed;
 	return 0;
+}
+
+void free_states(struct bpf_verifier_env *env)
+{
+	u32 i;
+
+	while (env->work_cnt) {
+		env->work_cnt--;
+		free_verifier_state(&env->work[env->work_cnt].st, false);
+	}
+	free(env->work);
+	env->work = NULL;
+	while (env->free_list) {
+		struct bpf_verifier_state_list *sl = env->free_list;
+
+		env->free_list = sl->next;
+		free_verifier_state(&sl->state, false);
+		free(sl);
+	}
+	env->work_cap = 0;
+	for (i = 0; i < env->prog->len; i++) {
+		struct bpf_verifier_state_list *sl = env->aux[i].states, *n;
+
+		for (; sl; sl = n) {
+			n = sl->next;
+			free_verifier_state(&sl->state, false);
+			free(sl);
+		}
+		env->aux[i].states = NULL;
+	}
 }
