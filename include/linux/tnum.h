@@ -45,6 +45,12 @@ struct tnum tnum_xor(struct tnum a, struct tnum b);
 struct tnum tnum_mul(struct tnum a, struct tnum b);
 /* Bits known in either a or b (both must describe the same value). */
 struct tnum tnum_intersect(struct tnum a, struct tnum b);
+/* Every value of a or of b (and more where their known bits differ). */
+struct tnum tnum_union(struct tnum a, struct tnum b);
+/* Do a and b agree on the bits both know (may they share a value)? */
+bool tnum_overlap(struct tnum a, struct tnum b);
+/* The smallest member of t above z (t.value below it, the largest at or above it). */
+u64 tnum_step(struct tnum t, u64 z);
 /* Truncated to the low @size bytes. */
 struct tnum tnum_cast(struct tnum a, u8 size);
 

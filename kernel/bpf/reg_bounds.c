@@ -11,7 +11,12 @@
  *	   coerce_subreg_to_size_sx(), adjust_scalar_min_max_vals() with the
  *	   scalar{32,}_min_max_*() helpers, is_scalar_branch_taken(),
  *	   regs_refine_cond_op(), reg_set_min_max(), range_within(),
- *	   print_reg_state() / print_scalar_ranges() (as of Linux 6.18)
+ *	   print_reg_state() / print_scalar_ranges(), as in Linux 6.18.44 (the
+ *	   stable series: tnum_overlap() decides JEQ/JNE, a range meeting
+ *	   var_off in one value makes it a constant, the s32/u32 sign-crossing
+ *	   deduction, the JSET false branch rebuilds the ranges from var_off,
+ *	   << 32 keeps negative s32 bounds). Checked against the running
+ *	   kernel's verifier log, register by register.
  * Differs: no env: __mark_reg_unknown() and __mark_reg_const_zero() leave
  *	    precise false (the kernel sets it when not bpf_capable); no
  *	    Spectre sanitation of the ALU ops; reg_bounds_sane() is the
@@ -144,12 +149,26 @@ static void __update_reg32_bounds(struct bpf_reg_state *reg)
 
 static void __update_reg64_bounds(struct bpf_reg_state *reg)
 {
+	u64 next, tmax = reg->var_off.value | reg->var_off.mask;
+	bool umin_in;
+
 	reg->smin_value = max_t(s64, reg->smin_value,
 				(s64)(reg->var_off.value | (reg->var_off.mask & (u64)S64_MIN)));
 	reg->smax_value = min_t(s64, reg->smax_value,
 				(s64)(reg->var_off.value | (reg->var_off.mask & S64_MAX)));
 	reg->umin_value = max_t(u64, reg->umin_value, reg->var_off.value);
-	reg->umax_value = min_t(u64, reg->umax_value, reg->var_off.value | reg->var_off.mask);
+	reg->umax_value = min_t(u64, reg->umax_value, tmax);
+
+	/* [umin, umax] holding a single member of var_off: that constant */
+	next = tnum_step(reg->var_off, reg->umin_value);
+	umin_in = (reg->umin_value & ~reg->var_off.mask) == reg->var_off.value;
+	if (umin_in && next > reg->umax_value)
+		___mark_reg_known(reg, reg->umin_value);
+	else if (!umin_in && next == tmax)
+		___mark_reg_known(reg, tmax);
+	else if (!umin_in && next <= reg->umax_value &&
+		 tnum_step(reg->var_off, next) > reg->umax_value)
+		___mark_reg_known(reg, next);
 }
 
 void __update_reg_bounds(struct bpf_reg_state *reg)
@@ -207,6 +226,21 @@ static void __reg32_deduce_bounds(struct bpf_reg_state *reg)
 	if ((u32)reg->s32_min_value <= (u32)reg->s32_max_value) {
 		reg->u32_min_value = max_t(u32, (u32)reg->s32_min_value, reg->u32_min_value);
 		reg->u32_max_value = min_t(u32, (u32)reg->s32_max_value, reg->u32_max_value);
+	} else {
+		/*
+		 * The s32 range wraps in u32 terms: [s32_min, U32_MAX] and
+		 * [0, s32_max]; as in __reg64_deduce_bounds(), a u32 range
+		 * meeting only one piece lies in that piece.
+		 */
+		if (reg->u32_max_value < (u32)reg->s32_min_value) {
+			reg->s32_min_value = (s32)reg->u32_min_value;
+			reg->u32_max_value = min_t(u32, reg->u32_max_value,
+						   (u32)reg->s32_max_value);
+		} else if ((u32)reg->s32_max_value < reg->u32_min_value) {
+			reg->s32_max_value = (s32)reg->u32_max_value;
+			reg->u32_min_value = max_t(u32, reg->u32_min_value,
+						   (u32)reg->s32_min_value);
+		}
 	}
 }
 
@@ -830,17 +864,17 @@ static void scalar32_min_max_lsh(struct bpf_reg_state *dst_reg, struct bpf_reg_s
 static void __scalar64_min_max_lsh(struct bpf_reg_state *dst_reg, u64 umin_val, u64 umax_val)
 {
 	/*
-	 * << 32 of a non-negative s32 (the first half of the compiler's
-	 * sign-extension idiom) keeps its sign; other shifts lose it.
+	 * << 32 (the first half of the compiler's sign-extension idiom
+	 * << 32 s>> 32) moves the s32 into the upper half with its sign: the
+	 * s32 bounds shifted are the s64 ones. Other shifts lose the sign.
 	 */
-	if (umin_val == 32 && umax_val == 32 && dst_reg->s32_max_value >= 0)
+	if (umin_val == 32 && umax_val == 32) {
 		dst_reg->smax_value = (s64)((u64)(s64)dst_reg->s32_max_value << 32);
-	else
-		dst_reg->smax_value = S64_MAX;
-	if (umin_val == 32 && umax_val == 32 && dst_reg->s32_min_value >= 0)
 		dst_reg->smin_value = (s64)((u64)(s64)dst_reg->s32_min_value << 32);
-	else
+	} else {
+		dst_reg->smax_value = S64_MAX;
 		dst_reg->smin_value = S64_MIN;
+	}
 	if (dst_reg->umax_value > 1ULL << (63 - umax_val)) {
 		dst_reg->umin_value = 0;
 		dst_reg->umax_value = U64_MAX;
@@ -1081,6 +1115,9 @@ int is_scalar_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg
 		/* two constants: the bounds would agree with them */
 		if (tnum_is_const(t1) && tnum_is_const(t2))
 			return t1.value == t2.value;
+		/* a known bit that differs */
+		if (!tnum_overlap(t1, t2))
+			return 0;
 		if (umin1 > umax2 || umax1 < umin2)
 			return 0;
 		if (smin1 > smax2 || smax1 < smin2)
@@ -1098,6 +1135,8 @@ int is_scalar_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg
 	case BPF_JNE:
 		if (tnum_is_const(t1) && tnum_is_const(t2))
 			return t1.value != t2.value;
+		if (!tnum_overlap(t1, t2))
+			return 1;
 		if (umin1 > umax2 || umax1 < umin2)
 			return 1;
 		if (smin1 > smax2 || smax1 < smin2)
@@ -1316,6 +1355,11 @@ static void regs_refine_cond_op(struct bpf_reg_state *reg1, struct bpf_reg_state
 		if (!is_reg_const(reg2, is_jmp32))
 			break;
 		val = reg_const_value(reg2, is_jmp32);
+		/*
+		 * The ranges are rebuilt from the narrowed tnum: on a dead
+		 * branch they could contradict it.
+		 */
+		__mark_reg_unbounded(reg1);
 		if (is_jmp32) {
 			t = tnum_and(tnum_subreg(reg1->var_off), tnum_const(~val));
 			reg1->var_off = tnum_with_subreg(reg1->var_off, t);
@@ -1408,10 +1452,15 @@ __printf(2, 3) static void rb_printf(struct rb_buf *b, const char *fmt, ...)
 		b->len += (size_t)n;
 }
 
-/* small numbers in decimal, others in hex */
+/* numbers of 16 bits in decimal, others in hex */
+static bool is_snum_decimal(s64 num)
+{
+	return num >= -32768 && num <= 32767;
+}
+
 static void rb_snum(struct rb_buf *b, s64 num)
 {
-	if (num >= -512 && num <= 512)
+	if (is_snum_decimal(num))
 		rb_printf(b, "%lld", (long long)num);
 	else
 		rb_printf(b, "0x%llx", (unsigned long long)num);
@@ -1419,7 +1468,7 @@ static void rb_snum(struct rb_buf *b, s64 num)
 
 static void rb_unum(struct rb_buf *b, u64 num)
 {
-	if (num <= 512)
+	if (num <= 0xffff)
 		rb_printf(b, "%llu", (unsigned long long)num);
 	else
 		rb_printf(b, "0x%llx", (unsigned long long)num);
@@ -1461,10 +1510,10 @@ static void print_scalar_ranges(struct rb_buf *b, const struct bpf_reg_state *re
 		{ "smax", (u64)reg->smax_value, reg->smax_value == S64_MAX },
 		{ "umin", reg->umin_value, reg->umin_value == 0 },
 		{ "umax", reg->umax_value, reg->umax_value == U64_MAX },
-		{ "smin32", reg->s32_min_value >= -512 && reg->s32_min_value <= 512 ?
+		{ "smin32", is_snum_decimal(reg->s32_min_value) ?
 			    (u64)(s64)reg->s32_min_value : (u32)reg->s32_min_value,
 		  reg->s32_min_value == S32_MIN },
-		{ "smax32", reg->s32_max_value >= -512 && reg->s32_max_value <= 512 ?
+		{ "smax32", is_snum_decimal(reg->s32_max_value) ?
 			    (u64)(s64)reg->s32_max_value : (u32)reg->s32_max_value,
 		  reg->s32_max_value == S32_MAX },
 		{ "umin32", reg->u32_min_value, reg->u32_min_value == 0 },
@@ -1520,7 +1569,12 @@ int bpf_reg_str(char *buf, size_t size, const struct bpf_reg_state *reg)
 		return (int)b.len;
 	}
 	rb_printf(&b, "(");
-#define RB_ITEM(...) do { rb_printf(&b, "%s", sep); rb_printf(&b, __VA_ARGS__); sep = ","; } while (0)
+#define RB_ITEM(...)						\
+	do {							\
+		rb_printf(&b, "%s", sep);			\
+		rb_printf(&b, __VA_ARGS__);			\
+		sep = ",";					\
+	} while (0)
 	if (reg->id)
 		RB_ITEM("id=%u", reg->id);
 	if (reg->ref_obj_id)

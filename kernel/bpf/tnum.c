@@ -5,10 +5,11 @@
  * tnum holding every concrete result of the operation applied to members
  * of its operands.
  *
- * Kernel: kernel/bpf/tnum.c (6.18: tnum_mul is the long multiplication
- *	   that takes the union of both partial products of an unknown bit)
+ * Kernel: kernel/bpf/tnum.c (6.18.y: tnum_mul is the long multiplication
+ *	   that takes the union of both partial products of an unknown bit;
+ *	   tnum_overlap(), tnum_step())
  * Differs: tnum_strn() prints "0x0" for zero as the kernel's vsnprintf
- *	    does (glibc's %#llx would print "0"); tnum_union() is private.
+ *	    does (glibc's %#llx would print "0"); tnum_cast() accepts size 8.
  */
 #include <stdio.h>
 
@@ -117,7 +118,7 @@ struct tnum tnum_xor(struct tnum a, struct tnum b)
 }
 
 /* Every member of a or of b, and any mix at the bits where they differ. */
-static struct tnum tnum_union(struct tnum a, struct tnum b)
+struct tnum tnum_union(struct tnum a, struct tnum b)
 {
 	u64 v = a.value & b.value;
 	u64 mu = (a.value ^ b.value) | a.mask | b.mask;
@@ -140,6 +141,13 @@ struct tnum tnum_mul(struct tnum a, struct tnum b)
 		b = tnum_lshift(b, 1);
 	}
 	return acc;
+}
+
+bool tnum_overlap(struct tnum a, struct tnum b)
+{
+	u64 known = ~a.mask & ~b.mask;
+
+	return (a.value & known) == (b.value & known);
 }
 
 struct tnum tnum_intersect(struct tnum a, struct tnum b)
@@ -215,4 +223,28 @@ struct tnum tnum_with_subreg(struct tnum reg, struct tnum subreg)
 struct tnum tnum_const_subreg(struct tnum a, u32 value)
 {
 	return tnum_with_subreg(a, tnum_const(value));
+}
+
+u64 tnum_step(struct tnum t, u64 z)
+{
+	u64 tmax = t.value | t.mask, d, low, filled;
+	unsigned int hi;
+
+	if (z >= tmax)
+		return tmax;
+	if (z < t.value)
+		return t.value;
+	/*
+	 * A member is t.value + s for a submask s of t.mask: find the
+	 * smallest submask above d = z - t.value. Below the highest bit of
+	 * d outside the mask nothing of d can be kept; above it, count up in
+	 * the mask bits only: set every other bit so that the +1 carries over
+	 * them, then keep the mask bits. d < t.mask, so some mask bit above
+	 * is free and hi < 64.
+	 */
+	d = z - t.value;
+	hi = tn_fls64(d & ~t.mask);
+	low = hi >= 64 ? ~0ULL : (1ULL << hi) - 1;
+	filled = d | low | ~t.mask;
+	return t.value | ((filled + 1) & t.mask);
 }
