@@ -25,7 +25,9 @@
  *	   (BPF_PROBE_MEM, BPF_TAIL_CALL, BPF_CALL_ARGS)
  * Differs: the kernel patches multi-instruction sequences and proves every
  *	    access; uxdp keeps the instruction count and checks at run time
- *	    what it does not prove.
+ *	    what it does not prove. A hardened program (prog->aux->hardened)
+ *	    gets the checked forms for every access and helper argument with
+ *	    a region, proven or not, and the instruction budget.
  */
 #ifndef _UXDP_LINUX_BPF_VERIFIER_H
 #define _UXDP_LINUX_BPF_VERIFIER_H
@@ -113,6 +115,13 @@ struct bpf_verifier_info {
 	struct bpf_call_desc *calls;
 	u32 nr_calls;
 	bool zero_stack;		/* variable-offset stack reads exist */
+	/*
+	 * The instruction budget (BPF_INSN_BUDGET) is charged: the program
+	 * is hardened, or the checker left loops or accesses to run-time
+	 * checks (env->legacy_checks). Without it the runtimes run the
+	 * program as the kernel's JIT does: no budget at all.
+	 */
+	bool needs_budget;
 	struct bpf_dinsn *image;	/* the interpreter's decoded copy (core.c) */
 };
 
@@ -247,6 +256,14 @@ struct bpf_verifier_env {
 	u32 id_gen;
 	u32 total_states;
 	bool zero_stack;
+	/*
+	 * Set by a checker that does not prove everything (today's): its
+	 * ACC_CHECKED accesses and arg_check[] records must be checked at
+	 * run time and its loops need the budget. A verifier that proves
+	 * every access leaves it false: arg_check[] then only records what
+	 * the hardened runtime checks.
+	 */
+	bool legacy_checks;
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)

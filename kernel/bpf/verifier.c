@@ -1617,6 +1617,8 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 	env->prog = prog;
 	env->log = log;
 	env->log_size = log_size;
+	/* this checker leaves accesses and loops to run-time checks */
+	env->legacy_checks = true;
 	if (!prog->len || prog->len > BPF_MAX_INSNS) {
 		bpf_verbose(env, "program of %u insns: must be 1..%u\n", prog->len, BPF_MAX_INSNS);
 		err = -E2BIG;

@@ -24,7 +24,9 @@
  *
  * What the interpreter counts, the image counts the same way in the run
  * state: the instruction budget charged on taken backward jumps, calls and
- * tail calls, the call depth, the tail-call count and the may_goto budget.
+ * tail calls (only emitted for programs with vi->needs_budget: hardened
+ * ones and the checker's unbounded loops), the call depth, the tail-call
+ * count and the may_goto budget.
  * Checked accesses get the region check of vi->insn_aux[pc] inline (packet,
  * stack, map arena, raw memory; "any" calls bpf_jit_region_check()).
  *
@@ -578,15 +580,15 @@ static int jmp_cc(u8 op)
 
 /*
  * A taken jump from slot @i by @off slots. Backward ones are charged to the
- * budget first, as the interpreter's JUMP(). With @cc >= 0 it is
- * conditional on @cc.
+ * budget first, as the interpreter's JUMP(), in programs that have one
+ * (vi->needs_budget). With @cc >= 0 it is conditional on @cc.
  */
 static void emit_bpf_jump(struct jit_ctx *c, int cc, u32 i, s32 off)
 {
 	u32 target = c->addrs[i + off + 1];
 	u32 p = 0;
 
-	if (off >= 0) {
+	if (off >= 0 || !c->vi->needs_budget) {
 		if (cc >= 0)
 			emit_jcc_to(c, cc, target, true);
 		else
@@ -992,9 +994,11 @@ static void emit_tail_call(struct jit_ctx *c)
 	emit_mem(c, 0x8b, false, R9, R9, offsetof(struct bpf_prog_aux, max_stack_depth));
 	emit_alu_rr(c, 0x39, true, R10, R9);
 	emit_abort_jcc(c, CC_B, BPF_ABORT_TAIL_CALL_STACK);
-	emit_mem(c, 0x8b, false, R9, R11, offsetof(struct bpf_prog, len));
-	emit_mem(c, 0x29, true, R9, R12, RUN_OFF(budget));
-	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	if (c->vi->needs_budget) {
+		emit_mem(c, 0x8b, false, R9, R11, offsetof(struct bpf_prog, len));
+		emit_mem(c, 0x29, true, R9, R12, RUN_OFF(budget));
+		emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	}
 	emit_ld64(c, R9, R11, offsetof(struct bpf_prog, jit_body));
 	emit_alu_rr(c, 0x85, true, R9, R9);
 	p_miss[n++] = emit_jcc8(c, CC_E);
@@ -1009,8 +1013,10 @@ static void emit_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *i
 {
 	emit_alu_mi(c, 7, false, R12, RUN_OFF(depth), MAX_CALL_FRAMES - 1);
 	emit_abort_jcc(c, CC_AE, BPF_ABORT_CALL_DEPTH);
-	emit_alu_mi(c, 5, true, R12, RUN_OFF(budget), (s32)c->vi->insn_aux[i]);
-	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	if (c->vi->needs_budget) {
+		emit_alu_mi(c, 5, true, R12, RUN_OFF(budget), (s32)c->vi->insn_aux[i]);
+		emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	}
 	emit_alu_mi(c, 0, false, R12, RUN_OFF(depth), 1);
 	emit_push(c, RBX);
 	emit_push(c, R13);
