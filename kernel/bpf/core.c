@@ -429,7 +429,8 @@ static __always_inline u32 bpf_atomic32(u32 *p, s32 op, u32 src, u64 *r0)
 /*
  * Atomic read-modify-write at @addr. Which register receives what is the
  * ISA's: FETCH forms and XCHG write the old value to src, CMPXCHG to R0
- * (inside bpf_atomic*), loads-acquire to dst.
+ * (inside bpf_atomic*), loads-acquire (from src + off) to dst, zero-extended;
+ * a store-release writes src to dst + off.
  */
 static __always_inline void bpf_atomic(u64 *regs, const struct bpf_dinsn *insn, u64 addr,
 				       bool dw)
@@ -518,6 +519,11 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_STX | BPF_ATOMIC | BPF_DW] = &&STX_ATOMIC_DW,
 		[BPF_STX | BPF_PROBE_ATOMIC | BPF_W] = &&STX_PROBE_ATOMIC_W,
 		[BPF_STX | BPF_PROBE_ATOMIC | BPF_DW] = &&STX_PROBE_ATOMIC_DW,
+		/* 8 and 16 bits: only load-acquire and store-release */
+		[BPF_STX | BPF_ATOMIC | BPF_B] = &&STX_ATOMIC_B,
+		[BPF_STX | BPF_ATOMIC | BPF_H] = &&STX_ATOMIC_H,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_B] = &&STX_PROBE_ATOMIC_B,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_H] = &&STX_PROBE_ATOMIC_H,
 	};
 #undef OP_ALU
 #define OP_JMPC(op, C)	[BPF_JMP | op | BPF_X] = &&JMP_##op##_X##C,	\
@@ -912,26 +918,34 @@ LDX_CTX_FIELD:
 	DST = bpf_ctx_field(st, IMM);
 	CONT;
 
-STX_ATOMIC_W:
-	bpf_atomic(regs, insn, DST + insn->off, false);
-	CONT;
-STX_ATOMIC_DW:
-	bpf_atomic(regs, insn, DST + insn->off, true);
-	CONT;
-STX_PROBE_ATOMIC_W:
-	addr = DST + insn->off;
-	PROBE(addr, 4);
-	if (unlikely(addr & 3))
-		goto misaligned;
-	bpf_atomic(regs, insn, addr, false);
-	CONT;
-STX_PROBE_ATOMIC_DW:
-	addr = DST + insn->off;
-	PROBE(addr, 8);
-	if (unlikely(addr & 7))
-		goto misaligned;
-	bpf_atomic(regs, insn, addr, true);
-	CONT;
+	/*
+	 * The address is dst + off, but src + off for a load-acquire (into
+	 * dst); the checked forms also abort when it is misaligned.
+	 */
+#define ATOMIC_ADDR	((IMM == BPF_LOAD_ACQ ? SRC : DST) + insn->off)
+#define PROBE_ATOMIC(sz)	({						\
+		addr = ATOMIC_ADDR;						\
+		PROBE(addr, sz);						\
+		if (unlikely(addr & ((sz) - 1)))				\
+			goto misaligned;					\
+	})
+/* 8 and 16 bits: only load-acquire and store-release */
+#define ACQ_REL(T, a)	({							\
+		if (IMM == BPF_LOAD_ACQ)					\
+			DST = __atomic_load_n((T *)(uintptr_t)(a), __ATOMIC_ACQUIRE); \
+		else								\
+			__atomic_store_n((T *)(uintptr_t)(a), (T)SRC, __ATOMIC_RELEASE); \
+	})
+STX_ATOMIC_W: bpf_atomic(regs, insn, ATOMIC_ADDR, false); CONT;
+STX_ATOMIC_DW: bpf_atomic(regs, insn, ATOMIC_ADDR, true); CONT;
+STX_ATOMIC_B: ACQ_REL(u8, ATOMIC_ADDR); CONT;
+STX_ATOMIC_H: ACQ_REL(u16, ATOMIC_ADDR); CONT;
+STX_PROBE_ATOMIC_W: PROBE_ATOMIC(4); bpf_atomic(regs, insn, addr, false); CONT;
+STX_PROBE_ATOMIC_DW: PROBE_ATOMIC(8); bpf_atomic(regs, insn, addr, true); CONT;
+STX_PROBE_ATOMIC_B: PROBE_ATOMIC(1); ACQ_REL(u8, addr); CONT;
+STX_PROBE_ATOMIC_H: PROBE_ATOMIC(2); ACQ_REL(u16, addr); CONT;
+#undef ACQ_REL
+#undef PROBE_ATOMIC
 
 	/* superinstructions (bpf_fuse_at()): each is its slots in order */
 FUSE_MOV_ADD:
@@ -1077,6 +1091,7 @@ default_label:
 #undef CONT
 #undef JUMP
 #undef JUMP_NB
+#undef ATOMIC_ADDR
 #undef PC
 #undef PROBE
 }

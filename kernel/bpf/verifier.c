@@ -1450,7 +1450,9 @@ static int do_check_insn(struct bpf_verifier_env *env, struct bpf_verifier_state
 					false);
 	case BPF_STX:
 		size = bpf_size_to_bytes(BPF_SIZE(insn->code));
-		err = check_reg_read(env, st, i, insn->dst_reg) ?:
+		/* load-acquire: dst = *(src + off), dst is only written */
+		err = (BPF_MODE(insn->code) == BPF_ATOMIC && insn->imm == BPF_LOAD_ACQ ? 0 :
+		       check_reg_read(env, st, i, insn->dst_reg)) ?:
 		      check_reg_read(env, st, i, insn->src_reg);
 		if (err)
 			return err;
@@ -1474,8 +1476,9 @@ static int do_check_insn(struct bpf_verifier_env *env, struct bpf_verifier_state
 				if (err)
 					return err;
 			}
-			err = check_mem_access(env, st, i, insn->dst_reg, size,
-					       insn->imm != BPF_LOAD_ACQ, NULL, &res, false, true);
+			err = check_mem_access(env, st, i,
+					       insn->imm == BPF_LOAD_ACQ ? insn->src_reg : insn->dst_reg,
+					       size, insn->imm != BPF_LOAD_ACQ, NULL, &res, false, true);
 			if (err)
 				return err;
 			if (loads)

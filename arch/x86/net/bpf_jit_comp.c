@@ -1288,12 +1288,35 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		emit_stx(c, BPF_SIZE(code), R11, 0, src);
 		return 1;
 	case BPF_STX | BPF_ATOMIC | BPF_W: case BPF_STX | BPF_ATOMIC | BPF_DW:
-		emit_mem(c, 0x8d, true, R9, dst, insn->off);	/* lea r9, [dst + off] */
+		/* lea r9, [dst + off]; a load-acquire reads [src + off] */
+		emit_mem(c, 0x8d, true, R9, imm == BPF_LOAD_ACQ ? src : dst, insn->off);
 		emit_atomic(c, imm, BPF_SIZE(code) == BPF_DW, dst, src);
+		return 1;
+	/* 8 and 16 bits: only load-acquire and store-release (x86: plain moves) */
+	case BPF_STX | BPF_ATOMIC | BPF_B: case BPF_STX | BPF_ATOMIC | BPF_H:
+		if (imm == BPF_LOAD_ACQ)
+			emit_ldx(c, BPF_SIZE(code), false, dst, src, insn->off);
+		else
+			emit_stx(c, BPF_SIZE(code), dst, insn->off, src);
+		return 1;
+	case BPF_STX | BPF_PROBE_ATOMIC | BPF_B: case BPF_STX | BPF_PROBE_ATOMIC | BPF_H:
+		cc = BPF_SIZE(code) == BPF_H ? 2 : 1;
+		emit_probe(c, i, imm == BPF_LOAD_ACQ ? src : dst, insn->off, cc);
+		if (cc == 2) {
+			emit_rex(c, true, 0, 0, R11, false);	/* test r11, 1 */
+			emit1(c, 0xf7);
+			emit_modrm_reg(c, 0, R11);
+			emit4(c, 1);
+			emit_abort_jcc(c, CC_NE, BPF_ABORT_MISALIGNED_ATOMIC);
+		}
+		if (imm == BPF_LOAD_ACQ)
+			emit_ldx(c, BPF_SIZE(code), false, dst, R11, 0);
+		else
+			emit_stx(c, BPF_SIZE(code), R11, 0, src);
 		return 1;
 	case BPF_STX | BPF_PROBE_ATOMIC | BPF_W: case BPF_STX | BPF_PROBE_ATOMIC | BPF_DW:
 		cc = BPF_SIZE(code) == BPF_DW ? 8 : 4;
-		emit_probe(c, i, dst, insn->off, cc);
+		emit_probe(c, i, imm == BPF_LOAD_ACQ ? src : dst, insn->off, cc);
 		emit_rex(c, true, 0, 0, R11, false);	/* test r11, size - 1 */
 		emit1(c, 0xf7);
 		emit_modrm_reg(c, 0, R11);
