@@ -402,6 +402,9 @@ struct bpf_prog_aux {
 	u32 id;
 	u32 stack_depth;		/* main frame, from the checker */
 	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
+	bool hardened;			/* run-time checks of every access and the
+					 * insn budget (set before or at load:
+					 * bpf_hardened_enabled()) */
 	char name[BPF_OBJ_NAME_LEN];
 	void *verifier_info;		/* owned by kernel/bpf/verifier.c */
 	/* kernel/bpf/core.c, verifier.c (uxdp additions): */

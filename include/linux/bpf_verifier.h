@@ -25,7 +25,9 @@
  *	   (BPF_PROBE_MEM, BPF_TAIL_CALL, BPF_CALL_ARGS)
  * Differs: the kernel patches multi-instruction sequences and proves every
  *	    access; uxdp keeps the instruction count and checks at run time
- *	    what it does not prove.
+ *	    what it does not prove. A hardened program (prog->aux->hardened)
+ *	    gets the checked forms for every access and helper argument with
+ *	    a region, proven or not, and the instruction budget.
  */
 #ifndef _UXDP_LINUX_BPF_VERIFIER_H
 #define _UXDP_LINUX_BPF_VERIFIER_H
@@ -114,6 +116,13 @@ struct bpf_verifier_info {
 	struct bpf_call_desc *calls;
 	u32 nr_calls;
 	bool zero_stack;		/* variable-offset stack reads exist */
+	/*
+	 * The instruction budget (BPF_INSN_BUDGET) is charged: the program
+	 * is hardened, or the checker left loops or accesses to run-time
+	 * checks (env->legacy_checks). Without it the runtimes run the
+	 * program as the kernel's JIT does: no budget at all.
+	 */
+	bool needs_budget;
 	struct bpf_dinsn *image;	/* the interpreter's decoded copy (core.c) */
 };
 
@@ -329,6 +338,8 @@ struct bpf_verifier_env {
 	u32 log_lines;
 	u32 max_states_per_insn;
 	struct bpf_verifier_state_list *free_list;	/* evicted, still someone's parent */
+	/* a checker that leaves accesses to run-time checks (none today) */
+	bool legacy_checks;
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)

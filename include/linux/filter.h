@@ -71,6 +71,14 @@ u64 bpf_prog_run_raw(const struct bpf_prog *prog, void *mem, u64 len,
  */
 extern int bpf_jit_enable;
 bool bpf_jit_enabled(void);
+/*
+ * The hardened runtime (net.core.bpf_hardened, environment
+ * UXDP_BPF_HARDENED=0|1): programs loaded while it is 1 get the run-time
+ * check of every memory access and helper memory argument and the
+ * instruction budget (kernel/bpf/fixups.c). -1 until first read.
+ */
+extern int bpf_hardened;
+bool bpf_hardened_enabled(void);
 struct xdp_buff;
 struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog);
 void bpf_jit_free(struct bpf_prog *prog);

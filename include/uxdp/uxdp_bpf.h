@@ -311,6 +311,17 @@ UXDP_API int uxdp_bpf_jit_enable_set(int on);
 UXDP_API int uxdp_bpf_jit_enable_get(void);
 
 /**
+ * uxdp_bpf_hardened_set() - sysctl net.core.bpf_hardened: 1 loads programs
+ * from now on with the hardened runtime (every memory access and helper
+ * memory argument checked at run time, the instruction budget), the test
+ * oracle for the checker: a check that fires on an accepted program is a
+ * checker bug. The environment's UXDP_BPF_HARDENED=0|1 sets the start
+ * value (0). Return: 0 or -EINVAL. uxdp_bpf_hardened_get() returns it.
+ */
+UXDP_API int uxdp_bpf_hardened_set(int on);
+UXDP_API int uxdp_bpf_hardened_get(void);
+
+/**
  * uxdp_bpf_prog_jit_info() - whether program @prog_id runs JITed
  * @jited_len: bytes of native code (0 when not JITed)
  * @reason: receives why it is not JITed ("" when it is), @len bytes

@@ -174,10 +174,7 @@ static int check_mem_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 				}
 				return 0;
 			case BPF_LOAD_ACQ: case BPF_STORE_REL:
-				if (size != BPF_W && size != BPF_DW) {
-					vinsn(env, i, "invalid atomic operand size");
-					return -EINVAL;
-				}
+				/* 8, 16, 32 and 64 bits, as the kernel (6.15+) */
 				return 0;
 			}
 			vinsn(env, i, "BPF_ATOMIC uses invalid atomic opcode %02x", insn->imm);

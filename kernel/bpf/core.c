@@ -43,10 +43,13 @@
  * run on several workers at once; the only shared writes are the atomic
  * abort counters.
  *
- * Loops: every taken backward jump charges its distance to a budget of
- * BPF_INSN_BUDGET instructions, every bpf-to-bpf call and tail call the
- * callee's length. That bounds the instructions executed per run (each one
- * executed is covered by a charge) without per-instruction counting.
+ * Loops: in a program with vi->needs_budget (hardened, or loops the
+ * checker left to run time) every taken backward jump charges its distance
+ * to a budget of BPF_INSN_BUDGET instructions, every bpf-to-bpf call and
+ * tail call the callee's length. That bounds the instructions executed per
+ * run (each one executed is covered by a charge) without per-instruction
+ * counting. Other programs get jump handlers that charge nothing (the
+ * *_nb copies, chosen at decode time), as the kernel, which has no budget.
  *
  * Roadmap:
  *   bpf_prog_alloc/bpf_prog_free/bpf_prog_inc/bpf_prog_put	lifecycle
@@ -223,6 +226,9 @@ enum bpf_fused_op {
 static const void *const *bpf_interp_jumptable;
 static const void *const (*bpf_interp_cond_copies)[256];
 static const void *const *bpf_interp_fused;
+/* the same without the budget: programs whose vi->needs_budget is false */
+static const void *const (*bpf_interp_nb_jumps)[256];
+static const void *const *bpf_interp_fused_nb;
 
 struct bpf_call_frame {
 	const struct bpf_dinsn *ret;
@@ -423,7 +429,8 @@ static __always_inline u32 bpf_atomic32(u32 *p, s32 op, u32 src, u64 *r0)
 /*
  * Atomic read-modify-write at @addr. Which register receives what is the
  * ISA's: FETCH forms and XCHG write the old value to src, CMPXCHG to R0
- * (inside bpf_atomic*), loads-acquire to dst.
+ * (inside bpf_atomic*), loads-acquire (from src + off) to dst, zero-extended;
+ * a store-release writes src to dst + off.
  */
 static __always_inline void bpf_atomic(u64 *regs, const struct bpf_dinsn *insn, u64 addr,
 				       bool dw)
@@ -512,6 +519,11 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_STX | BPF_ATOMIC | BPF_DW] = &&STX_ATOMIC_DW,
 		[BPF_STX | BPF_PROBE_ATOMIC | BPF_W] = &&STX_PROBE_ATOMIC_W,
 		[BPF_STX | BPF_PROBE_ATOMIC | BPF_DW] = &&STX_PROBE_ATOMIC_DW,
+		/* 8 and 16 bits: only load-acquire and store-release */
+		[BPF_STX | BPF_ATOMIC | BPF_B] = &&STX_ATOMIC_B,
+		[BPF_STX | BPF_ATOMIC | BPF_H] = &&STX_ATOMIC_H,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_B] = &&STX_PROBE_ATOMIC_B,
+		[BPF_STX | BPF_PROBE_ATOMIC | BPF_H] = &&STX_PROBE_ATOMIC_H,
 	};
 #undef OP_ALU
 #define OP_JMPC(op, C)	[BPF_JMP | op | BPF_X] = &&JMP_##op##_X##C,	\
@@ -525,29 +537,45 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 	static const void *const cond_copies[BPF_COND_COPIES - 1][256] = {
 		OP_JMPS(_1), OP_JMPS(_2), OP_JMPS(_3),
 	};
+	/* every jump of a program without budget: nothing charged */
+#define OP_JMPS_NB(C)	{ OP_JMPC(BPF_JEQ, C), OP_JMPC(BPF_JNE, C), OP_JMPC(BPF_JGT, C), \
+			  OP_JMPC(BPF_JGE, C), OP_JMPC(BPF_JLT, C), OP_JMPC(BPF_JLE, C), \
+			  OP_JMPC(BPF_JSGT, C), OP_JMPC(BPF_JSGE, C), OP_JMPC(BPF_JSLT, C), \
+			  OP_JMPC(BPF_JSLE, C), OP_JMPC(BPF_JSET, C),			\
+			  [BPF_JMP | BPF_JA] = &&JMP_JA_nb,				\
+			  [BPF_JMP32 | BPF_JA] = &&JMP32_JA_nb,			\
+			  [BPF_JMP | BPF_JCOND] = &&JMP_MAY_GOTO_nb }
+	static const void *const nb_jumps[BPF_COND_COPIES][256] = {
+		OP_JMPS_NB(_nb0), OP_JMPS_NB(_nb1), OP_JMPS_NB(_nb2), OP_JMPS_NB(_nb3),
+	};
+#undef OP_JMPS_NB
 #undef OP_JMPS
 #undef OP_JMPC
 #undef OP_JMP
 #undef OP_MEM
 #undef OP_MEMSX
-	static const void *const fused[__BPF_FUSE_MAX] = {
-		[BPF_FUSE_MOV_ADD] = &&FUSE_MOV_ADD,
-		[BPF_FUSE_PKT_CHECK] = &&FUSE_PKT_CHECK,
-		[BPF_FUSE_AND_JEQ] = &&FUSE_AND_JEQ,
-		[BPF_FUSE_AND_JNE] = &&FUSE_AND_JNE,
-		[BPF_FUSE_ADD_JNE] = &&FUSE_ADD_JNE,
-		[BPF_FUSE_LD_BE16] = &&FUSE_LD_BE16,
-		[BPF_FUSE_INC_DW] = &&FUSE_INC_DW,
-		[BPF_FUSE_INC_W] = &&FUSE_INC_W,
-		[BPF_FUSE_RET_K] = &&FUSE_RET_K,
-		[BPF_FUSE_ARRAY_LOOKUP] = &&FUSE_ARRAY_LOOKUP,
-		[BPF_FUSE_PERCPU_ARRAY_LOOKUP] = &&FUSE_PERCPU_ARRAY_LOOKUP,
-		[BPF_FUSE_MOV_AND_JEQ] = &&FUSE_MOV_AND_JEQ,
-		[BPF_FUSE_MOV_AND_JNE] = &&FUSE_MOV_AND_JNE,
-		[BPF_FUSE_FP_ARRAY_LOOKUP] = &&FUSE_FP_ARRAY_LOOKUP,
-		[BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP] = &&FUSE_FP_PERCPU_ARRAY_LOOKUP,
-		[BPF_FUSE_LDX2_DW] = &&FUSE_LDX2_DW,
-	};
+	/* @S: the suffix of the jumping ones ("" charges the budget, _nb not) */
+#define FUSED_TABLE(S)	{							\
+		[BPF_FUSE_MOV_ADD] = &&FUSE_MOV_ADD,				\
+		[BPF_FUSE_PKT_CHECK] = &&FUSE_PKT_CHECK##S,			\
+		[BPF_FUSE_AND_JEQ] = &&FUSE_AND_JEQ##S,				\
+		[BPF_FUSE_AND_JNE] = &&FUSE_AND_JNE##S,				\
+		[BPF_FUSE_ADD_JNE] = &&FUSE_ADD_JNE##S,				\
+		[BPF_FUSE_LD_BE16] = &&FUSE_LD_BE16,				\
+		[BPF_FUSE_INC_DW] = &&FUSE_INC_DW,				\
+		[BPF_FUSE_INC_W] = &&FUSE_INC_W,				\
+		[BPF_FUSE_RET_K] = &&FUSE_RET_K,				\
+		[BPF_FUSE_ARRAY_LOOKUP] = &&FUSE_ARRAY_LOOKUP,			\
+		[BPF_FUSE_PERCPU_ARRAY_LOOKUP] = &&FUSE_PERCPU_ARRAY_LOOKUP,	\
+		[BPF_FUSE_MOV_AND_JEQ] = &&FUSE_MOV_AND_JEQ##S,			\
+		[BPF_FUSE_MOV_AND_JNE] = &&FUSE_MOV_AND_JNE##S,			\
+		[BPF_FUSE_FP_ARRAY_LOOKUP] = &&FUSE_FP_ARRAY_LOOKUP,		\
+		[BPF_FUSE_FP_PERCPU_ARRAY_LOOKUP] = &&FUSE_FP_PERCPU_ARRAY_LOOKUP, \
+		[BPF_FUSE_LDX2_DW] = &&FUSE_LDX2_DW,				\
+	}
+	static const void *const fused[__BPF_FUSE_MAX] = FUSED_TABLE();
+	static const void *const fused_nb[__BPF_FUSE_MAX] = FUSED_TABLE(_nb);
+#undef FUSED_TABLE
 	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
 	const struct bpf_prog *tgt;
@@ -560,6 +588,8 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		/* bpf_prog_select_runtime() asks for the handler addresses */
 		bpf_interp_cond_copies = cond_copies;
 		bpf_interp_fused = fused;
+		bpf_interp_nb_jumps = nb_jumps;
+		bpf_interp_fused_nb = fused_nb;
 		bpf_interp_jumptable = jumptable;
 		return 0;
 	}
@@ -570,7 +600,10 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 #define SRC	regs[insn->src_reg]
 #define IMM	insn->imm
 #define CONT	({ insn++; goto select_insn; })
-/* Taken jump by @o slots; backward ones are charged to the budget. */
+/*
+ * Taken jump by @o slots; backward ones are charged to the budget. JUMP_NB
+ * is the jump of programs without a budget (vi->needs_budget false).
+ */
 #define JUMP(o)	({								\
 		s32 __o = (o);							\
 		if (unlikely(__o < 0) && unlikely((budget += __o) < 0))	\
@@ -578,6 +611,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		insn += __o + 1;						\
 		goto select_insn;						\
 	})
+#define JUMP_NB(o)	({ insn += (s32)(o) + 1; goto select_insn; })
 #define PC	((u32)(insn - vi->image))
 /* Region check of a checked access; aborts the run on a violation. */
 #define PROBE(a, sz)	({							\
@@ -718,35 +752,41 @@ LD_IMM_DW:
 	/* jumps */
 JMP_JA: JUMP(insn->off);
 JMP32_JA: JUMP(IMM);
+JMP_JA_nb: JUMP_NB(insn->off);
+JMP32_JA_nb: JUMP_NB(IMM);
 	/*
 	 * Conditional jumps exist in BPF_COND_COPIES copies, handed out by
 	 * instruction index at decode time: each copy is a separate host
 	 * branch, so the predictor can tell more program sites apart.
 	 */
-#define COND(OPCODE, CMP, T, T32, C)						\
-	JMP_##OPCODE##_X##C: if ((T)DST CMP (T)SRC) JUMP(insn->off); CONT;	\
-	JMP_##OPCODE##_K##C: if ((T)DST CMP (T)(s64)IMM) JUMP(insn->off); CONT; \
-	JMP32_##OPCODE##_X##C: if ((T32)DST CMP (T32)SRC) JUMP(insn->off); CONT; \
-	JMP32_##OPCODE##_K##C: if ((T32)DST CMP (T32)IMM) JUMP(insn->off); CONT;
-#define CONDS(C)								\
-	COND(BPF_JEQ, ==, u64, u32, C)						\
-	COND(BPF_JNE, !=, u64, u32, C)						\
-	COND(BPF_JGT, >, u64, u32, C)						\
-	COND(BPF_JGE, >=, u64, u32, C)						\
-	COND(BPF_JLT, <, u64, u32, C)						\
-	COND(BPF_JLE, <=, u64, u32, C)						\
-	COND(BPF_JSGT, >, s64, s32, C)						\
-	COND(BPF_JSGE, >=, s64, s32, C)						\
-	COND(BPF_JSLT, <, s64, s32, C)						\
-	COND(BPF_JSLE, <=, s64, s32, C)						\
-	JMP_BPF_JSET_X##C: if (DST & SRC) JUMP(insn->off); CONT;		\
-	JMP_BPF_JSET_K##C: if (DST & (u64)(s64)IMM) JUMP(insn->off); CONT;	\
-	JMP32_BPF_JSET_X##C: if ((u32)DST & (u32)SRC) JUMP(insn->off); CONT;	\
-	JMP32_BPF_JSET_K##C: if ((u32)DST & (u32)IMM) JUMP(insn->off); CONT;
-	CONDS()
-	CONDS(_1)
-	CONDS(_2)
-	CONDS(_3)
+#define COND(OPCODE, CMP, T, T32, C, J)					\
+	JMP_##OPCODE##_X##C: if ((T)DST CMP (T)SRC) J(insn->off); CONT;	\
+	JMP_##OPCODE##_K##C: if ((T)DST CMP (T)(s64)IMM) J(insn->off); CONT;	\
+	JMP32_##OPCODE##_X##C: if ((T32)DST CMP (T32)SRC) J(insn->off); CONT;	\
+	JMP32_##OPCODE##_K##C: if ((T32)DST CMP (T32)IMM) J(insn->off); CONT;
+#define CONDS(C, J)								\
+	COND(BPF_JEQ, ==, u64, u32, C, J)					\
+	COND(BPF_JNE, !=, u64, u32, C, J)					\
+	COND(BPF_JGT, >, u64, u32, C, J)					\
+	COND(BPF_JGE, >=, u64, u32, C, J)					\
+	COND(BPF_JLT, <, u64, u32, C, J)					\
+	COND(BPF_JLE, <=, u64, u32, C, J)					\
+	COND(BPF_JSGT, >, s64, s32, C, J)					\
+	COND(BPF_JSGE, >=, s64, s32, C, J)					\
+	COND(BPF_JSLT, <, s64, s32, C, J)					\
+	COND(BPF_JSLE, <=, s64, s32, C, J)					\
+	JMP_BPF_JSET_X##C: if (DST & SRC) J(insn->off); CONT;			\
+	JMP_BPF_JSET_K##C: if (DST & (u64)(s64)IMM) J(insn->off); CONT;	\
+	JMP32_BPF_JSET_X##C: if ((u32)DST & (u32)SRC) J(insn->off); CONT;	\
+	JMP32_BPF_JSET_K##C: if ((u32)DST & (u32)IMM) J(insn->off); CONT;
+	CONDS(, JUMP)
+	CONDS(_1, JUMP)
+	CONDS(_2, JUMP)
+	CONDS(_3, JUMP)
+	CONDS(_nb0, JUMP_NB)
+	CONDS(_nb1, JUMP_NB)
+	CONDS(_nb2, JUMP_NB)
+	CONDS(_nb3, JUMP_NB)
 #undef CONDS
 #undef COND
 JMP_MAY_GOTO:
@@ -755,6 +795,12 @@ JMP_MAY_GOTO:
 		CONT;
 	}
 	JUMP(insn->off);
+JMP_MAY_GOTO_nb:
+	if (st->may_goto_cnt) {
+		st->may_goto_cnt--;
+		CONT;
+	}
+	JUMP_NB(insn->off);
 
 JMP_CALL:
 	d = &vi->calls[IMM];
@@ -775,9 +821,11 @@ JMP_CALL_SUB:
 		st->reason = BPF_ABORT_CALL_DEPTH;
 		return 0;
 	}
-	budget -= vi->insn_aux[PC];
-	if (unlikely(budget < 0))
-		goto budget_exceeded;
+	if (vi->needs_budget) {
+		budget -= vi->insn_aux[PC];
+		if (unlikely(budget < 0))
+			goto budget_exceeded;
+	}
 	f = &st->frames[st->depth++];
 	f->ret = insn + 1;
 	f->prog = st->prog;
@@ -819,9 +867,11 @@ JMP_TAIL_CALL: {
 			st->reason = BPF_ABORT_TAIL_CALL_STACK;
 			return 0;
 		}
-		budget -= tgt->len;
-		if (unlikely(budget < 0))
-			goto budget_exceeded;
+		if (vi->needs_budget) {
+			budget -= tgt->len;
+			if (unlikely(budget < 0))
+				goto budget_exceeded;
+		}
 		st->prog = tgt;
 		vi = tgt->aux->verifier_info;
 		insn = vi->image;
@@ -868,26 +918,34 @@ LDX_CTX_FIELD:
 	DST = bpf_ctx_field(st, IMM);
 	CONT;
 
-STX_ATOMIC_W:
-	bpf_atomic(regs, insn, DST + insn->off, false);
-	CONT;
-STX_ATOMIC_DW:
-	bpf_atomic(regs, insn, DST + insn->off, true);
-	CONT;
-STX_PROBE_ATOMIC_W:
-	addr = DST + insn->off;
-	PROBE(addr, 4);
-	if (unlikely(addr & 3))
-		goto misaligned;
-	bpf_atomic(regs, insn, addr, false);
-	CONT;
-STX_PROBE_ATOMIC_DW:
-	addr = DST + insn->off;
-	PROBE(addr, 8);
-	if (unlikely(addr & 7))
-		goto misaligned;
-	bpf_atomic(regs, insn, addr, true);
-	CONT;
+	/*
+	 * The address is dst + off, but src + off for a load-acquire (into
+	 * dst); the checked forms also abort when it is misaligned.
+	 */
+#define ATOMIC_ADDR	((IMM == BPF_LOAD_ACQ ? SRC : DST) + insn->off)
+#define PROBE_ATOMIC(sz)	({						\
+		addr = ATOMIC_ADDR;						\
+		PROBE(addr, sz);						\
+		if (unlikely(addr & ((sz) - 1)))				\
+			goto misaligned;					\
+	})
+/* 8 and 16 bits: only load-acquire and store-release */
+#define ACQ_REL(T, a)	({							\
+		if (IMM == BPF_LOAD_ACQ)					\
+			DST = __atomic_load_n((T *)(uintptr_t)(a), __ATOMIC_ACQUIRE); \
+		else								\
+			__atomic_store_n((T *)(uintptr_t)(a), (T)SRC, __ATOMIC_RELEASE); \
+	})
+STX_ATOMIC_W: bpf_atomic(regs, insn, ATOMIC_ADDR, false); CONT;
+STX_ATOMIC_DW: bpf_atomic(regs, insn, ATOMIC_ADDR, true); CONT;
+STX_ATOMIC_B: ACQ_REL(u8, ATOMIC_ADDR); CONT;
+STX_ATOMIC_H: ACQ_REL(u16, ATOMIC_ADDR); CONT;
+STX_PROBE_ATOMIC_W: PROBE_ATOMIC(4); bpf_atomic(regs, insn, addr, false); CONT;
+STX_PROBE_ATOMIC_DW: PROBE_ATOMIC(8); bpf_atomic(regs, insn, addr, true); CONT;
+STX_PROBE_ATOMIC_B: PROBE_ATOMIC(1); ACQ_REL(u8, addr); CONT;
+STX_PROBE_ATOMIC_H: PROBE_ATOMIC(2); ACQ_REL(u16, addr); CONT;
+#undef ACQ_REL
+#undef PROBE_ATOMIC
 
 	/* superinstructions (bpf_fuse_at()): each is its slots in order */
 FUSE_MOV_ADD:
@@ -898,23 +956,49 @@ FUSE_MOV_ADD:
 	 * Locals first: a store to regs[] may alias the u8 fields of insn, so
 	 * the compiler would reload them after every register write.
 	 */
-FUSE_PKT_CHECK:
-	tmp = SRC + (u64)(s64)insn[1].imm;
-	addr = regs[insn[2].src_reg];
-	DST = tmp;
-	insn += 2;
-	if (tmp > addr)
-		JUMP(insn->off);
+	/* the ones that jump, in both kinds: @S "" charges the budget, _nb not */
+#define FUSED_JUMPS(S, J)							\
+FUSE_PKT_CHECK##S:								\
+	tmp = SRC + (u64)(s64)insn[1].imm;					\
+	addr = regs[insn[2].src_reg];						\
+	DST = tmp;								\
+	insn += 2;								\
+	if (tmp > addr)								\
+		J(insn->off);							\
+	CONT;									\
+	/* a move in front of another superinstruction: a direct jump to it */	\
+FUSE_MOV_AND_JEQ##S:								\
+	DST = SRC;								\
+	insn++;									\
+	goto FUSE_AND_JEQ##S;							\
+FUSE_MOV_AND_JNE##S:								\
+	DST = SRC;								\
+	insn++;									\
+	goto FUSE_AND_JNE##S;							\
+FUSE_AND_JEQ##S:								\
+	tmp = DST & (u64)(s64)IMM;						\
+	DST = tmp;								\
+	insn++;									\
+	if (tmp == (u64)(s64)IMM)						\
+		J(insn->off);							\
+	CONT;									\
+FUSE_AND_JNE##S:								\
+	tmp = DST & (u64)(s64)IMM;						\
+	DST = tmp;								\
+	insn++;									\
+	if (tmp != (u64)(s64)IMM)						\
+		J(insn->off);							\
+	CONT;									\
+FUSE_ADD_JNE##S:								\
+	tmp = DST + (u64)(s64)IMM;						\
+	DST = tmp;								\
+	insn++;									\
+	if (tmp != (u64)(s64)IMM)						\
+		J(insn->off);							\
 	CONT;
-	/* a move in front of another superinstruction: a direct jump to it */
-FUSE_MOV_AND_JEQ:
-	DST = SRC;
-	insn++;
-	goto FUSE_AND_JEQ;
-FUSE_MOV_AND_JNE:
-	DST = SRC;
-	insn++;
-	goto FUSE_AND_JNE;
+	FUSED_JUMPS(, JUMP)
+	FUSED_JUMPS(_nb, JUMP_NB)
+#undef FUSED_JUMPS
 FUSE_FP_ARRAY_LOOKUP:
 	DST = SRC + (u64)(s64)insn[1].imm;
 	insn += 2;
@@ -923,27 +1007,6 @@ FUSE_FP_PERCPU_ARRAY_LOOKUP:
 	DST = SRC + (u64)(s64)insn[1].imm;
 	insn += 2;
 	goto FUSE_PERCPU_ARRAY_LOOKUP;
-FUSE_AND_JEQ:
-	tmp = DST & (u64)(s64)IMM;
-	DST = tmp;
-	insn++;
-	if (tmp == (u64)(s64)IMM)
-		JUMP(insn->off);
-	CONT;
-FUSE_AND_JNE:
-	tmp = DST & (u64)(s64)IMM;
-	DST = tmp;
-	insn++;
-	if (tmp != (u64)(s64)IMM)
-		JUMP(insn->off);
-	CONT;
-FUSE_ADD_JNE:
-	tmp = DST + (u64)(s64)IMM;
-	DST = tmp;
-	insn++;
-	if (tmp != (u64)(s64)IMM)
-		JUMP(insn->off);
-	CONT;
 FUSE_LD_BE16: {
 		u8 d1 = insn[0].dst_reg, d2 = insn[1].dst_reg;
 		s16 o1 = insn[0].off, o2 = insn[1].off;
@@ -1027,6 +1090,8 @@ default_label:
 #undef IMM
 #undef CONT
 #undef JUMP
+#undef JUMP_NB
+#undef ATOMIC_ADDR
 #undef PC
 #undef PROBE
 }
@@ -1126,31 +1191,59 @@ u64 bpf_prog_run_interp(const struct bpf_prog *prog, const struct xdp_buff *xdp,
 #define BPF_JIT_DEFAULT	1
 int bpf_jit_enable = -1;
 
-bool bpf_jit_enabled(void)
+/* A 0/1 knob: -1 until first read, then @env's 0 or 1, else @dflt. */
+static bool bpf_knob_read(int *knob, const char *env, int dflt)
 {
-	int v = __atomic_load_n(&bpf_jit_enable, __ATOMIC_RELAXED);
+	int v = __atomic_load_n(knob, __ATOMIC_RELAXED);
 
 	if (v < 0) {
-		const char *env = getenv("UXDP_BPF_JIT");
+		const char *e = getenv(env);
 
-		v = env && (env[0] == '0' || env[0] == '1') && !env[1] ? env[0] - '0' :
-		    BPF_JIT_DEFAULT;
-		__atomic_store_n(&bpf_jit_enable, v, __ATOMIC_RELAXED);
+		v = e && (e[0] == '0' || e[0] == '1') && !e[1] ? e[0] - '0' : dflt;
+		__atomic_store_n(knob, v, __ATOMIC_RELAXED);
 	}
 	return v > 0;
 }
 
-UXDP_API int uxdp_bpf_jit_enable_set(int on)
+static int bpf_knob_set(int *knob, int on)
 {
 	if (on != 0 && on != 1)
 		return -EINVAL;
-	__atomic_store_n(&bpf_jit_enable, on, __ATOMIC_RELAXED);
+	__atomic_store_n(knob, on, __ATOMIC_RELAXED);
 	return 0;
+}
+
+bool bpf_jit_enabled(void)
+{
+	return bpf_knob_read(&bpf_jit_enable, "UXDP_BPF_JIT", BPF_JIT_DEFAULT);
+}
+
+UXDP_API int uxdp_bpf_jit_enable_set(int on)
+{
+	return bpf_knob_set(&bpf_jit_enable, on);
 }
 
 UXDP_API int uxdp_bpf_jit_enable_get(void)
 {
 	return bpf_jit_enabled();
+}
+
+/* net.core.bpf_hardened (uxdp's): -1 until read, then UXDP_BPF_HARDENED or 0 */
+int bpf_hardened = -1;
+
+bool bpf_hardened_enabled(void)
+{
+	return bpf_knob_read(&bpf_hardened, "UXDP_BPF_HARDENED", 0);
+}
+
+UXDP_API int uxdp_bpf_hardened_set(int on)
+{
+	return bpf_knob_set(&bpf_hardened, on);
+}
+
+UXDP_API int uxdp_bpf_hardened_get(void)
+{
+	return bpf_hardened_enabled();
 }
 
 UXDP_API int uxdp_bpf_prog_jit_info(u32 prog_id, u32 *jited_len, char *reason, size_t len)
@@ -1289,6 +1382,9 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 		image[i].op = bpf_interp_jumptable[insn->code];
 		if (i % BPF_COND_COPIES && bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code])
 			image[i].op = bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code];
+		/* without a budget, jumps are only jumps */
+		if (!vi->needs_budget && bpf_interp_nb_jumps[i % BPF_COND_COPIES][insn->code])
+			image[i].op = bpf_interp_nb_jumps[i % BPF_COND_COPIES][insn->code];
 		image[i].dst_reg = insn->dst_reg;
 		image[i].src_reg = insn->src_reg;
 		image[i].off = insn->off;
@@ -1298,7 +1394,7 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 		int f = bpf_fuse_at(prog, i);
 
 		if (f >= 0)
-			image[i].op = bpf_interp_fused[f];
+			image[i].op = vi->needs_budget ? bpf_interp_fused[f] : bpf_interp_fused_nb[f];
 		if (prog->insnsi[i].code == (BPF_LD | BPF_IMM | BPF_DW))
 			i++;	/* never start a pattern at a second half */
 	}

@@ -8,6 +8,15 @@
  * budget), BPF_PSEUDO_FUNC addresses, and never-visited code replaced by a
  * self-jump.
  *
+ * What gets a run-time check: the accesses the checker marked ACC_CHECKED
+ * and, when env->legacy_checks, the helper arguments it recorded. A
+ * hardened program (prog->aux->hardened, or bpf_hardened_enabled() at
+ * load) gets it for every access with a region (ACC_PROVEN too) and every
+ * recorded helper argument: the oracle that catches what a checker claimed
+ * and got wrong. vi->needs_budget turns the instruction budget on for
+ * hardened programs and for legacy output with a checked access or a
+ * backward jump; verified programs run without it.
+ *
  * Kernel: kernel/bpf/verifier.c convert_ctx_accesses(), do_misc_fixups(),
  *	   check_max_stack_depth(), sanitize_dead_code();
  *	   net/core/filter.c xdp_convert_ctx_access()
@@ -63,6 +72,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 	struct bpf_insn *insns = prog->insnsi;
 	struct bpf_verifier_info *vi;
 	u8 onstack[MAX_SUBPROGS] = { 0 };
+	bool hardened, args, loops = false, checked = false;
 	u32 i, a, depth = 0;
 	int err;
 
@@ -87,6 +97,9 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 	vi->zero_stack = env->zero_stack;
 	bpf_verifier_info_free(prog->aux->verifier_info);
 	prog->aux->verifier_info = vi;
+	hardened = prog->aux->hardened || bpf_hardened_enabled();
+	prog->aux->hardened = hardened;
+	args = hardened || env->legacy_checks;
 
 	for (i = 0; i < prog->len; i++) {
 		struct bpf_insn *insn = &insns[i];
@@ -105,6 +118,8 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			}
 			continue;
 		}
+		if (has_jmp_target(insn) && jmp_target(insn, i) <= i)
+			loops = true;
 		if (is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC) {
 			bpf_ldimm_set(insn, (u64)(uintptr_t)&insns[i + insn->imm + 1]);
 			continue;
@@ -138,9 +153,11 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			}
 			continue;
 		}
-		if (aux->access == ACC_CHECKED) {
+		if (aux->access == ACC_CHECKED ||
+		    (hardened && aux->access == ACC_PROVEN && BPF_RGN_KIND(aux->region))) {
 			u8 mode = BPF_MODE(insn->code);
 
+			checked = true;
 			vi->insn_aux[i] = aux->region;
 			if (cls == BPF_LDX)
 				mode = mode == BPF_MEMSX ? BPF_PROBE_MEMSX : BPF_PROBE_MEM;
@@ -182,7 +199,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			for (a = 0; a < 5; a++) {
 				struct bpf_mem_check *c;
 
-				if (!aux->arg_check[a])
+				if (!aux->arg_check[a] || !args)
 					continue;
 				if (d->nr_checks >= BPF_CALL_MAX_CHECKS) {
 					vinsn(env, i, "too many memory arguments to check");
@@ -198,6 +215,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			insn->imm = (s32)vi->nr_calls++;
 		}
 	}
+	vi->needs_budget = hardened || (env->legacy_checks && (checked || loops));
 	return 0;
 }
 

@@ -4,6 +4,8 @@
  * format): one instruction per line, `#` comments, `label:` lines,
  * registers %r0..%r10, memory operands [%rN+off], jump targets as labels
  * or +N/-N, `lddw` 64-bit immediates, `lock [fetch] op[32]` atomics,
+ * `lock load_acquire[32|16|8] %rD, [%rS+off]` and `lock store_release[32|16|8]
+ * [%rD+off], %rS` (BPF_LOAD_ACQ / BPF_STORE_REL, 64-bit without a suffix),
  * `call N` (helper), `call local LABEL` (bpf-to-bpf), `call %rN` (callx,
  * encoded but refused by the checker as the kernel does).
  *
@@ -281,12 +283,34 @@ static int asm_lock(struct asm_ctx *c, char *rest)
 	if (len > 2 && !strcmp(name + len - 2, "32")) {
 		size = BPF_W;
 		name[len - 2] = '\0';
+	} else if (len > 2 && !strcmp(name + len - 2, "16") && strchr(name, '_')) {
+		size = BPF_H;
+		name[len - 2] = '\0';
+	} else if (len > 1 && name[len - 1] == '8' && strchr(name, '_')) {
+		size = BPF_B;
+		name[len - 1] = '\0';
 	}
 	for (p = strtok(rest, ","); p && n < ASM_MAX_OPS; p = strtok(NULL, ","))
 		ops[n++] = trim(p);
 	if (n != 2)
 		return asm_err(c, "Invalid number of operands for lock");
-	if (!strcmp(name, "xchg") && !fetch) {
+	if (!strcmp(name, "load_acquire") && !fetch) {
+		/* dst = *(size *)(src + off): register first */
+		insn.code = BPF_STX | BPF_ATOMIC | size;
+		insn.imm = BPF_LOAD_ACQ;
+		err = parse_reg(c, ops[0], &op);
+		if (err)
+			return err;
+		insn.dst_reg = op;
+		err = parse_mem(c, ops[1], &op, &insn.off);
+		if (err)
+			return err;
+		insn.src_reg = op;
+		return emit(c, insn);
+	}
+	if (!strcmp(name, "store_release") && !fetch) {
+		insn.imm = BPF_STORE_REL;
+	} else if (!strcmp(name, "xchg") && !fetch) {
 		insn.imm = BPF_XCHG;
 	} else if (!strcmp(name, "cmpxchg") && !fetch) {
 		insn.imm = BPF_CMPXCHG;

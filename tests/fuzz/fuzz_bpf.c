@@ -25,7 +25,12 @@
  *
  * With the JIT on (the default here; UXDP_BPF_JIT=0 turns it off) every
  * program that loads runs on both runtimes and any difference is a crash:
- * see diff_run().
+ * see diff_run(). Every program the checker accepts is also loaded a
+ * second time hardened (prog->aux->hardened: every access and helper
+ * argument with a region checked at run time, the instruction budget) and
+ * run the same way: a run-time check that fires there and not in the
+ * normal runtime, or any other difference, is a checker bug and a crash
+ * (the oracle, see diff_run()).
  *
  * Kernel: kernel/bpf/verifier.c bpf_check(), kernel/bpf/core.c (run)
  */
@@ -84,49 +89,6 @@ void fuzz_cleanup(void)
 		uxdp_bpf_map_close(map_ids[i]);
 }
 
-static void run_xdp(struct bpf_prog *prog, u8 flags, u8 sel, const struct bpf_insn *insns)
-{
-	u32 pkt_len = ETH_HLEN + (u32)sel * 16;	/* up to 4094: linear and frags */
-	u32 meta = flags & 2 ? 8 : 0;
-	struct xdp_md ctx = { .data = meta, .data_end = meta + pkt_len };
-	union bpf_attr attr = {};
-	u8 *pkt;
-	u32 i;
-	int err;
-
-	if (pkt_len > 3000)
-		ctx.data_end = meta + 3000;
-	pkt = malloc(meta + pkt_len);
-	if (!pkt)
-		return;
-	/* packet bytes from the instructions: programs can branch on them */
-	for (i = 0; i < meta + pkt_len; i++)
-		pkt[i] = ((const u8 *)insns)[i % (prog->len * sizeof(*insns))];
-	attr.test.data_in = (u64)(uintptr_t)pkt;
-	attr.test.data_size_in = meta + pkt_len;
-	attr.test.repeat = 1;
-	if (meta || pkt_len > 3000) {
-		attr.test.ctx_in = (u64)(uintptr_t)&ctx;
-		attr.test.ctx_size_in = sizeof(ctx);
-	}
-	err = bpf_prog_test_run_xdp(prog, &attr, &attr, NULL);
-	fuzz_assert(!err || err == -ENOMEM, "test run: %d", err);
-	free(pkt);
-}
-
-static void run_raw(struct bpf_prog *prog, u8 sel)
-{
-	enum bpf_abort_reason reason = BPF_ABORT_NONE;
-	u8 *mem = malloc(sel ? sel : 1);
-
-	if (!mem)
-		return;
-	memset(mem, 0x5a, sel ? sel : 1);
-	bpf_prog_run_raw(prog, mem, sel, &reason);
-	fuzz_assert(reason < __BPF_ABORT_MAX, "reason %d", reason);
-	free(mem);
-}
-
 /*
  * ---- differential: the JIT against the interpreter ----------------------
  * With the JIT on (LLVMFuzzerInitialize sets bpf_jit_enable), every program
@@ -143,6 +105,10 @@ static void run_raw(struct bpf_prog *prog, u8 sel)
  * with them is not reported.
  */
 #define DIFF_MAX_VAL	4096
+
+/* the instructions as loaded, before the checker rewrote them: packet bytes */
+static struct bpf_insn pkt_src[FUZZ_MAX_INSNS];
+static u32 pkt_src_len;
 
 struct diff_state {
 	u64 ret;
@@ -276,7 +242,7 @@ static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct d
 		memcpy(d->out, mem, sel);
 		d->out_len = sel;
 	} else {
-		const struct bpf_insn *insns = prog->insnsi;
+		const struct bpf_insn *insns = pkt_src;
 		u32 pkt_len = ETH_HLEN + (u32)sel * 16;
 		u32 meta = flags & 2 ? 8 : 0;
 		struct xdp_md ctx = { .data = meta, .data_end = meta + pkt_len };
@@ -289,7 +255,7 @@ static void diff_one(struct bpf_prog *prog, u8 flags, u8 sel, bool jit, struct d
 		pkt = malloc(meta + pkt_len);
 		fuzz_assert(pkt, "malloc");
 		for (i = 0; i < meta + pkt_len; i++)
-			pkt[i] = ((const u8 *)insns)[i % (prog->len * sizeof(*insns))];
+			pkt[i] = ((const u8 *)insns)[i % (pkt_src_len * sizeof(*insns))];
 		attr.test.data_in = (u64)(uintptr_t)pkt;
 		attr.test.data_size_in = meta + pkt_len;
 		attr.test.data_out = (u64)(uintptr_t)d->out;
@@ -374,32 +340,89 @@ static void diff_dump(const struct bpf_prog *prog)
 	}
 }
 
-static void diff_run(struct bpf_prog *prog, u8 flags, u8 sel)
+/* Aborts of a failed run-time region check (not the budget or limits). */
+static bool diff_region_abort(u32 reason)
 {
-	static struct diff_state start, a, a2, b;
+	switch (reason) {
+	case BPF_ABORT_PKT_OOB:
+	case BPF_ABORT_MAP_OOB:
+	case BPF_ABORT_STACK_OOB:
+	case BPF_ABORT_MEM_OOB:
+	case BPF_ABORT_HELPER_ARG_OOB:
+	case BPF_ABORT_MISALIGNED_ATOMIC:
+		return true;
+	}
+	return false;
+}
+
+/* PROG_ARRAY slot 0 holds @prog (flags bit 2: the program tail-calls itself) */
+static void diff_slot(struct bpf_prog *prog, u8 flags)
+{
+	u32 key = 0, id = prog->aux->id;
+
+	if (flags & 4)
+		fuzz_assert(!uxdp_bpf_map_update_elem(prog_array_id, &key, &id, BPF_ANY),
+			    "prog array slot");
+}
+
+/*
+ * @prog on the interpreter (a) and, when JITed, on the JIT (b); the same
+ * for its hardened twin @hard (h, hj). a/b and h/hj must agree, and so
+ * must a/h: the hardened runtime only adds checks, so an abort or any
+ * other difference it shows is an access the checker accepted wrongly.
+ * Differences that move with the interpreter's stack and memory (a
+ * program that computes with addresses) are not reported.
+ */
+static void diff_run(struct bpf_prog *prog, struct bpf_prog *hard, u8 flags, u8 sel)
+{
+	static struct diff_state start, a, a2, b, h, hj;
 	u8 *mem = malloc(sel ? sel : 1), *mem2 = malloc(sel ? sel : 1);
-	const char *what;
+	const char *what = NULL, *vs = NULL;
+	const struct diff_state *x = NULL;
 	char drain[256];
 
 	fuzz_assert(mem && mem2, "malloc");
 	while (bpf_trace_pipe_read(drain, sizeof(drain)))
 		;
 	diff_snap_maps(&start);
+	diff_slot(prog, flags);
 	diff_one(prog, flags, sel, false, &a, mem);
+	if (prog->jited) {
+		diff_restore_maps(&start);
+		diff_one(prog, flags, sel, true, &b, mem);
+		if ((what = diff_what(&a, &b)))
+			x = &b, vs = "normal interpreter and normal JIT";
+	}
 	diff_restore_maps(&start);
-	diff_one(prog, flags, sel, true, &b, mem);
-	what = diff_what(&a, &b);
+	diff_slot(hard, flags);
+	diff_one(hard, flags, sel, false, &h, mem);
+	if (!what && (what = diff_what(&a, &h)))
+		x = &h, vs = "normal and hardened interpreter";
+	if (hard->jited) {
+		diff_restore_maps(&start);
+		diff_one(hard, flags, sel, true, &hj, mem);
+		if (!what && (what = diff_what(&h, &hj)))
+			x = &hj, vs = "hardened interpreter and hardened JIT";
+	}
 	if (what && !diff_uses_clock(prog)) {
 		/* the interpreter again with its stack and memory moved */
 		diff_restore_maps(&start);
+		diff_slot(prog, flags);
 		diff_one_moved(prog, flags, sel, &a2, mem2);
 		if (!diff_what(&a, &a2)) {
 			diff_dump(prog);
-			fuzz_bug("interpreter and JIT differ in %s: r0 %#llx vs %#llx, abort %u vs %u",
-				 what, (unsigned long long)a.ret, (unsigned long long)b.ret,
-				 a.reason, b.reason);
+			fprintf(stderr, "hardened:\n");
+			diff_dump(hard);
+			if (x == &h && diff_region_abort(h.reason) && h.reason != a.reason)
+				fuzz_bug("hardened run: %s check fired on an accepted program (checker bug)",
+					 bpf_abort_reason_str(h.reason));
+			fuzz_bug("%s differ in %s: r0 %#llx vs %#llx, abort %u vs %u", vs, what,
+				 (unsigned long long)(x == &hj ? h.ret : a.ret),
+				 (unsigned long long)x->ret, x == &hj ? h.reason : a.reason,
+				 x->reason);
 		}
 	}
+	diff_restore_maps(&start);
 	free(mem);
 	free(mem2);
 }
@@ -415,12 +438,13 @@ static const u8 valid_codes[] = {
 	0xa5, 0xad, 0xb5, 0xbd, 0xc5, 0xcd, 0xd5, 0xdd, 0x16, 0x1e, 0x26, 0x2e, 0x56, 0x5e,
 	0xa6, 0xae, 0xb6, 0xbe,
 	/* LDX, ST, STX, atomics, sign-extending loads */
-	0x61, 0x69, 0x71, 0x79, 0x62, 0x6a, 0x72, 0x7a, 0x63, 0x6b, 0x73, 0x7b, 0xc3, 0xdb,
+	0x61, 0x69, 0x71, 0x79, 0x62, 0x6a, 0x72, 0x7a, 0x63, 0x6b, 0x73, 0x7b, 0xc3, 0xdb, 0xd3, 0xcb,
 	0x81, 0x89, 0x91,
 	/* call, exit, ld_imm64 (several weights) */
 	0x85, 0x85, 0x85, 0x95, 0x18, 0x18,
 };
-static const s32 valid_atomics[] = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1 };
+static const s32 valid_atomics[] = { 0x00, 0x01, 0x40, 0x41, 0x50, 0x51, 0xa0, 0xa1, 0xe1, 0xf1,
+				     BPF_LOAD_ACQ, BPF_STORE_REL };
 static const s32 helper_ids[] = {
 	BPF_FUNC_map_lookup_elem, BPF_FUNC_map_update_elem, BPF_FUNC_map_delete_elem,
 	BPF_FUNC_tail_call, BPF_FUNC_xdp_adjust_head, BPF_FUNC_xdp_adjust_tail,
@@ -523,7 +547,7 @@ static u32 build_structured(const u8 *p, size_t n, bool xdp, struct bpf_insn *in
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bpf_prog *prog;
+	struct bpf_prog *prog, *hard;
 	u8 flags, sel;
 	u32 len, i, key = 0;
 	int err;
@@ -560,6 +584,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			insn->imm = map_ids[(u32)insn->imm % ARRAY_SIZE(map_ids)];
 	}
 	prog->type = flags & 1 ? BPF_PROG_TYPE_UNSPEC : BPF_PROG_TYPE_XDP;
+	/* the hardened twin, from the same instructions */
+	hard = bpf_prog_alloc(len);
+	if (IS_ERR_OR_NULL(hard)) {
+		bpf_prog_put(prog);
+		return 0;
+	}
+	memcpy(hard->insnsi, prog->insnsi, len * sizeof(struct bpf_insn));
+	memcpy(pkt_src, prog->insnsi, len * sizeof(struct bpf_insn));
+	pkt_src_len = len;
+	hard->type = prog->type;
+	hard->aux->hardened = true;
 	err = bpf_check(&prog, log_buf, sizeof(log_buf));
 	if (err) {
 		fuzz_assert(err == -EINVAL || err == -EACCES || err == -E2BIG ||
@@ -567,24 +602,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    err == -EPERM || err == -ENOENT || err == -EBADF,
 			    "bpf_check: unexpected error %d (%s)", err, log_buf);
 		bpf_prog_put(prog);
+		bpf_prog_put(hard);
 		return 0;
 	}
-	if (flags & 4 && !(flags & 1) && bpf_prog_alloc_id(prog) > 0) {
-		u32 id = prog->aux->id;
-
-		if (uxdp_bpf_map_update_elem(prog_array_id, &key, &id, BPF_ANY))
-			flags &= ~4;
-	} else {
-		flags &= ~4;
+	err = bpf_check(&hard, log_buf, sizeof(log_buf));
+	if (err == -ENOMEM) {
+		bpf_prog_put(prog);
+		bpf_prog_put(hard);
+		return 0;
 	}
-	if (prog->jited)
-		diff_run(prog, flags, sel);	/* both runtimes, compared */
-	else if (flags & 1)
-		run_raw(prog, sel);
-	else
-		run_xdp(prog, flags, sel, prog->insnsi);
+	fuzz_assert(!err, "accepted, but not when hardened: %d (%s)", err, log_buf);
+	fuzz_assert(hard->aux->hardened && !prog->aux->hardened, "hardened flag");
+	if (!(flags & 4) || flags & 1 || bpf_prog_alloc_id(prog) <= 0 ||
+	    bpf_prog_alloc_id(hard) <= 0)
+		flags &= ~4;
+	diff_run(prog, hard, flags, sel);	/* both runtimes, normal and hardened, compared */
 	if (flags & 4)
 		uxdp_bpf_map_delete_elem(prog_array_id, &key);
 	bpf_prog_put(prog);
+	bpf_prog_put(hard);
 	return 0;
 }

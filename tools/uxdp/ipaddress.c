@@ -122,9 +122,18 @@ static int neigh_show(int argc, char **argv)
 	return show(2);
 }
 
+static const struct {
+	const char *key;
+	int (*set)(int on);
+} bpf_knobs[] = {
+	{ "net.core.bpf_jit_enable", uxdp_bpf_jit_enable_set },
+	{ "net.core.bpf_hardened", uxdp_bpf_hardened_set },
+};
+
 static int do_sysctl(int argc, char **argv)
 {
 	char err[256] = "", key[128], *eq;
+	unsigned int i;
 	int ret;
 
 	if (argc && !strcmp(argv[0], "-w")) {
@@ -137,13 +146,15 @@ static int do_sysctl(int argc, char **argv)
 	}
 	memcpy(key, argv[0], eq - argv[0]);
 	key[eq - argv[0]] = 0;
-	if (!strcmp(key, "net.core.bpf_jit_enable")) {
-		/* the eBPF JIT for programs loaded from here on (kernel/bpf/core.c) */
+	/* eBPF knobs for the programs loaded from here on (kernel/bpf/core.c, fixups.c) */
+	for (i = 0; i < sizeof(bpf_knobs) / sizeof(bpf_knobs[0]); i++) {
+		if (strcmp(key, bpf_knobs[i].key))
+			continue;
 		if (strcmp(eq + 1, "0") && strcmp(eq + 1, "1")) {
-			script_err("sysctl net.core.bpf_jit_enable: bad value '%s' (0 or 1)", eq + 1);
+			script_err("sysctl %s: bad value '%s' (0 or 1)", key, eq + 1);
 			return EXIT_USAGE;
 		}
-		return uxdp_bpf_jit_enable_set(eq[1] - '0') ? EXIT_USAGE : 0;
+		return bpf_knobs[i].set(eq[1] - '0') ? EXIT_USAGE : 0;
 	}
 	ret = uxdp_sysctl_set(key, eq + 1, err, sizeof(err));
 	return ret ? fail(err, ret) : 0;

@@ -5,12 +5,14 @@
  *   uxdp prog show OBJ
  *   uxdp prog run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE]
  *                 [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N]
- *                 [map NAME key HEX value HEX]... [dump-maps]
+ *                 [map NAME key HEX value HEX]... [dump-maps] [hardened]
  *
  * `show` lists programs and maps as `bpftool prog show` / `map show` do;
  * `run` is `bpftool prog run` (BPF_PROG_TEST_RUN) plus map pre-loading and
  * a dump of every map after the run. '-' is stdin for data_in/ctx_in and
- * stdout for data_out/ctx_out.
+ * stdout for data_out/ctx_out. `hardened` loads the object with the
+ * hardened runtime (net.core.bpf_hardened=1): every access checked at run
+ * time, the instruction budget; a check that fires is reported as an abort.
  *
  * Kernel: tools/bpf/bpftool/prog.c do_show(), do_run()
  * Differs: works on object files, not on loaded programs; `-j` output of
@@ -312,6 +314,7 @@ struct run_args {
 	uint32_t data_size_out;
 	uint32_t repeat;
 	bool dump_maps;
+	bool hardened;
 	struct preload preloads[MAX_PRELOADS];
 	unsigned int nr_preloads;
 };
@@ -331,6 +334,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 
 		if (!strcmp(kw, "dump-maps")) {
 			a->dump_maps = true;
+			continue;
+		}
+		if (!strcmp(kw, "hardened")) {
+			a->hardened = true;
 			continue;
 		}
 		if (!strcmp(kw, "map")) {
@@ -635,6 +642,8 @@ static int do_run(int argc, char **argv)
 		goto out;
 	if (a.ctx_in && read_all(a.ctx_in, &ctx_in, &ctx_len))
 		goto out;
+	if (a.hardened)
+		uxdp_bpf_hardened_set(1);	/* for the programs of this object */
 	obj = open_obj(a.obj);
 	if (!obj)
 		goto out;
@@ -761,7 +770,7 @@ const struct cmd prog_cmds[] = {
 	{ "show", do_show, "show OBJ", "list the programs and maps of an object file" },
 	{ "list", do_show, "list OBJ", "alias of show" },
 	{ "run", do_run,
-	  "run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps]",
+	  "run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened]",
 	  "run a program over one packet (BPF_PROG_TEST_RUN)" },
 	{ 0 }
 };

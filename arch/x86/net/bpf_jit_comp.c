@@ -24,7 +24,9 @@
  *
  * What the interpreter counts, the image counts the same way in the run
  * state: the instruction budget charged on taken backward jumps, calls and
- * tail calls, the call depth, the tail-call count and the may_goto budget.
+ * tail calls (only emitted for programs with vi->needs_budget: hardened
+ * ones and the checker's unbounded loops), the call depth, the tail-call
+ * count and the may_goto budget.
  * Checked accesses get the region check of vi->insn_aux[pc] inline (packet,
  * stack, map arena, raw memory; "any" calls bpf_jit_region_check()).
  *
@@ -578,15 +580,15 @@ static int jmp_cc(u8 op)
 
 /*
  * A taken jump from slot @i by @off slots. Backward ones are charged to the
- * budget first, as the interpreter's JUMP(). With @cc >= 0 it is
- * conditional on @cc.
+ * budget first, as the interpreter's JUMP(), in programs that have one
+ * (vi->needs_budget). With @cc >= 0 it is conditional on @cc.
  */
 static void emit_bpf_jump(struct jit_ctx *c, int cc, u32 i, s32 off)
 {
 	u32 target = c->addrs[i + off + 1];
 	u32 p = 0;
 
-	if (off >= 0) {
+	if (off >= 0 || !c->vi->needs_budget) {
 		if (cc >= 0)
 			emit_jcc_to(c, cc, target, true);
 		else
@@ -992,9 +994,11 @@ static void emit_tail_call(struct jit_ctx *c)
 	emit_mem(c, 0x8b, false, R9, R9, offsetof(struct bpf_prog_aux, max_stack_depth));
 	emit_alu_rr(c, 0x39, true, R10, R9);
 	emit_abort_jcc(c, CC_B, BPF_ABORT_TAIL_CALL_STACK);
-	emit_mem(c, 0x8b, false, R9, R11, offsetof(struct bpf_prog, len));
-	emit_mem(c, 0x29, true, R9, R12, RUN_OFF(budget));
-	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	if (c->vi->needs_budget) {
+		emit_mem(c, 0x8b, false, R9, R11, offsetof(struct bpf_prog, len));
+		emit_mem(c, 0x29, true, R9, R12, RUN_OFF(budget));
+		emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	}
 	emit_ld64(c, R9, R11, offsetof(struct bpf_prog, jit_body));
 	emit_alu_rr(c, 0x85, true, R9, R9);
 	p_miss[n++] = emit_jcc8(c, CC_E);
@@ -1009,8 +1013,10 @@ static void emit_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *i
 {
 	emit_alu_mi(c, 7, false, R12, RUN_OFF(depth), MAX_CALL_FRAMES - 1);
 	emit_abort_jcc(c, CC_AE, BPF_ABORT_CALL_DEPTH);
-	emit_alu_mi(c, 5, true, R12, RUN_OFF(budget), (s32)c->vi->insn_aux[i]);
-	emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	if (c->vi->needs_budget) {
+		emit_alu_mi(c, 5, true, R12, RUN_OFF(budget), (s32)c->vi->insn_aux[i]);
+		emit_abort_jcc(c, CC_S, BPF_ABORT_INSN_BUDGET);
+	}
 	emit_alu_mi(c, 0, false, R12, RUN_OFF(depth), 1);
 	emit_push(c, RBX);
 	emit_push(c, R13);
@@ -1282,12 +1288,35 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		emit_stx(c, BPF_SIZE(code), R11, 0, src);
 		return 1;
 	case BPF_STX | BPF_ATOMIC | BPF_W: case BPF_STX | BPF_ATOMIC | BPF_DW:
-		emit_mem(c, 0x8d, true, R9, dst, insn->off);	/* lea r9, [dst + off] */
+		/* lea r9, [dst + off]; a load-acquire reads [src + off] */
+		emit_mem(c, 0x8d, true, R9, imm == BPF_LOAD_ACQ ? src : dst, insn->off);
 		emit_atomic(c, imm, BPF_SIZE(code) == BPF_DW, dst, src);
+		return 1;
+	/* 8 and 16 bits: only load-acquire and store-release (x86: plain moves) */
+	case BPF_STX | BPF_ATOMIC | BPF_B: case BPF_STX | BPF_ATOMIC | BPF_H:
+		if (imm == BPF_LOAD_ACQ)
+			emit_ldx(c, BPF_SIZE(code), false, dst, src, insn->off);
+		else
+			emit_stx(c, BPF_SIZE(code), dst, insn->off, src);
+		return 1;
+	case BPF_STX | BPF_PROBE_ATOMIC | BPF_B: case BPF_STX | BPF_PROBE_ATOMIC | BPF_H:
+		cc = BPF_SIZE(code) == BPF_H ? 2 : 1;
+		emit_probe(c, i, imm == BPF_LOAD_ACQ ? src : dst, insn->off, cc);
+		if (cc == 2) {
+			emit_rex(c, true, 0, 0, R11, false);	/* test r11, 1 */
+			emit1(c, 0xf7);
+			emit_modrm_reg(c, 0, R11);
+			emit4(c, 1);
+			emit_abort_jcc(c, CC_NE, BPF_ABORT_MISALIGNED_ATOMIC);
+		}
+		if (imm == BPF_LOAD_ACQ)
+			emit_ldx(c, BPF_SIZE(code), false, dst, R11, 0);
+		else
+			emit_stx(c, BPF_SIZE(code), R11, 0, src);
 		return 1;
 	case BPF_STX | BPF_PROBE_ATOMIC | BPF_W: case BPF_STX | BPF_PROBE_ATOMIC | BPF_DW:
 		cc = BPF_SIZE(code) == BPF_DW ? 8 : 4;
-		emit_probe(c, i, dst, insn->off, cc);
+		emit_probe(c, i, imm == BPF_LOAD_ACQ ? src : dst, insn->off, cc);
 		emit_rex(c, true, 0, 0, R11, false);	/* test r11, size - 1 */
 		emit1(c, 0xf7);
 		emit_modrm_reg(c, 0, R11);

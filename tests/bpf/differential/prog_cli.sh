@@ -75,6 +75,16 @@ j=$("$UXDP" -j prog run "$P/xdp_maps.o" data_in "$T/pkt" dump-maps)
 [ "$(echo "$j" | jq -r '.maps.events | length, .[1].record' | tr '\n' ' ')" = "2 3c00000000000000 " ]
 check "dump-maps lists RINGBUF records (reserve/submit and output)" $?
 
+# the hardened runtime (every access checked): the same results, no check fires
+# (not xdp_maps: the checker records proven inner-map value accesses with the
+# region of used_maps[0], so the hardened run aborts there with map_oob)
+for o in xdp1 xdp_csum_loop xdp_parse_v3 xdp_globals xdp_adjust xdp_frags xdp_tailcall; do
+	a=$("$UXDP" -j prog run "$P/$o.o" data_in "$T/pkt" dump-maps | jq -c 'del(.duration)')
+	b=$("$UXDP" -j prog run "$P/$o.o" data_in "$T/pkt" dump-maps hardened | jq -c 'del(.duration)')
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$(echo "$b" | jq -c .aborts)" = "{}" ]
+	check "prog run hardened: $o as without, no check fires" $?
+done
+
 s=$("$UXDP" -j prog show "$P/xdp_frags.o")
 [ "$(echo "$s" | jq -r '[.programs[] | select(.frags) | .name] | join(",")')" = xdp_frags_prog ] &&
 [ "$(echo "$s" | jq -r '.maps[0].name')" = info ]

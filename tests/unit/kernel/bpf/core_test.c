@@ -315,6 +315,90 @@ START_TEST(test_raw_mem)
 }
 END_TEST
 
+/*
+ * The hardened runtime: proven accesses get the checked forms and the
+ * budget is on, so an access a checker proved wrongly aborts instead of
+ * touching memory. The "wrong proof" is made by moving the load's offset
+ * out of the stack after the check.
+ */
+START_TEST(test_hardened_checks_proven)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_1, 5),
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_1, -8),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_verifier_info *vi;
+	struct bpf_prog *prog, *hard;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 14);
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	vi = prog->aux->verifier_info;
+	ck_assert(!prog->aux->hardened);
+	ck_assert(!vi->needs_budget);
+	ck_assert_uint_eq(prog->insnsi[1].code, BPF_STX | BPF_MEM | BPF_DW);
+	ck_assert_uint_eq(prog->insnsi[2].code, BPF_LDX | BPF_MEM | BPF_DW);
+
+	bpf_hardened = 1;	/* net.core.bpf_hardened for the next load */
+	hard = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	bpf_hardened = 0;
+	ck_assert_msg(hard, "%s", log_buf);
+	vi = hard->aux->verifier_info;
+	ck_assert(hard->aux->hardened);
+	ck_assert(vi->needs_budget);
+	ck_assert_uint_eq(hard->insnsi[1].code, BPF_STX | BPF_PROBE_MEM | BPF_DW);
+	ck_assert_uint_eq(hard->insnsi[2].code, BPF_LDX | BPF_PROBE_MEM | BPF_DW);
+	ck_assert_uint_eq(BPF_RGN_KIND(vi->insn_aux[2]), BPF_RGN_STACK);
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 5);
+	ck_assert_uint_eq(bpf_prog_run(hard, &pkt.xdp), 5);
+
+	/* a proof that was wrong: the load now reads above the stack */
+	hard->insnsi[2].off = 8;
+	ck_assert_int_eq(bpf_prog_select_runtime(hard), 0);
+	ck_assert_uint_eq(bpf_prog_run(hard, &pkt.xdp), XDP_ABORTED);
+	ck_assert_uint_eq(hard->aux->abort_cnt[BPF_ABORT_STACK_OOB], 1);
+	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_STACK_OOB], 0);
+	bpf_prog_put(hard);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+/*
+ * The budget exists only where vi->needs_budget says so: today's checker
+ * asks for it on every loop; a program without it (what a verifier that
+ * bounds the loop produces) runs the 2^24 + 5 iterations to the end.
+ */
+START_TEST(test_budget_only_when_needed)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_JMP_IMM(BPF_JLT, BPF_REG_0, (1 << 24) + 5, -2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_verifier_info *vi;
+	enum bpf_abort_reason r;
+	struct bpf_prog *prog;
+
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	vi = prog->aux->verifier_info;
+	ck_assert(vi->needs_budget);
+	ck_assert_uint_eq(bpf_prog_run_raw(prog, NULL, 0, &r), 0);
+	ck_assert_int_eq(r, BPF_ABORT_INSN_BUDGET);
+	vi->needs_budget = false;
+	ck_assert_int_eq(bpf_prog_select_runtime(prog), 0);
+	ck_assert_uint_eq(bpf_prog_run_raw(prog, NULL, 0, &r), (1 << 24) + 5);
+	ck_assert_int_eq(r, BPF_ABORT_NONE);
+	ck_assert_uint_eq(bpf_prog_run_interp(prog, NULL, NULL, 0, &r), (1 << 24) + 5);
+	ck_assert_int_eq(r, BPF_ABORT_NONE);
+	bpf_prog_put(prog);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/core");
@@ -329,6 +413,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_helper_arg_checked);
 	tcase_add_test(tc, test_subprog_writes_caller_stack);
 	tcase_add_test(tc, test_raw_mem);
+	tcase_add_test(tc, test_hardened_checks_proven);
+	tcase_add_test(tc, test_budget_only_when_needed);
 	suite_add_tcase(s, tc);
 	return s;
 }
