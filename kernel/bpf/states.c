@@ -111,8 +111,8 @@ struct bpf_verifier_state *push_stack(struct bpf_verifier_env *env, u32 insn_idx
 {
 	struct bpf_verifier_stack_elem *elem;
 
-	if (env->work_cnt >= BPF_COMPLEXITY_LIMIT_JMP_SEQ) {
-		verbose(env, "The sequence of %d jumps is too complex.\n", env->work_cnt);
+	if (env->work_cnt + 1 > BPF_COMPLEXITY_LIMIT_JMP_SEQ) {
+		verbose(env, "The sequence of %d jumps is too complex.\n", env->work_cnt + 1);
 		return NULL;
 	}
 	if (env->work_cnt == env->work_cap) {

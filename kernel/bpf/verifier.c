@@ -1075,6 +1075,11 @@ static int check_mem_access(struct bpf_verifier_env *env, u32 regno, int off, in
 		err = check_ptr_off_reg(env, reg, regno);
 		if (err)
 			return err;
+		if (is_ldsx) {
+			/* no struct xdp_md field is read sign-extended */
+			verr(env, "invalid bpf_context access off=%d size=%d", off, size);
+			return -EACCES;
+		}
 		err = check_ctx_access(env, off, size, t, &reg_type);
 		if (err)
 			return err;
@@ -2636,6 +2641,9 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 	}
 	if (env->get_proto)
 		fn = env->get_proto(func_id);
+	/* the interpreter and the JIT perform tail calls themselves */
+	if (!fn && func_id == BPF_FUNC_tail_call && env->prog->type == BPF_PROG_TYPE_XDP)
+		fn = &bpf_tail_call_proto;
 	if (!fn || (!fn->func && func_id != BPF_FUNC_tail_call)) {
 		verr(env, "program of this type cannot use helper %s#%d", func_id_name(func_id),
 		     func_id);
@@ -3140,7 +3148,7 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 		mark_tail_call_reachable(env);
 		err = do_check(env);
 	}
-	if (!err || err == -E2BIG)
+	if (err)
 		verbose(env, "processed %llu insns (limit %d) max_states_per_insn %u total_states %u peak_states %u mark_read 0\n",
 			(unsigned long long)env->insn_processed, BPF_COMPLEXITY_LIMIT_INSNS,
 			env->max_states_per_insn, env->total_states, env->peak_states);

@@ -179,93 +179,6 @@ START_TEST(test_ctx_fields)
 }
 END_TEST
 
-START_TEST(test_runtime_abort_counted)
-{
-	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 16, 2);
-	/* index from the packet: value[pkt[0] * 8], unchecked by the program */
-	struct bpf_insn insns[] = {
-		BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
-		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
-		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
-		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 6),
-		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, 0),
-		BPF_ALU64_IMM(BPF_LSH, BPF_REG_5, 3),
-		BPF_LD_MAP_VALUE(BPF_REG_6, a->map.id, 0),
-		BPF_ALU64_REG(BPF_ADD, BPF_REG_6, BPF_REG_5),
-		BPF_ST_MEM(BPF_DW, BPF_REG_6, 0, 5),
-		BPF_MOV64_IMM(BPF_REG_0, XDP_PASS),
-		BPF_EXIT_INSN(),
-	};
-	struct bpf_prog *prog;
-	struct test_pkt pkt;
-
-	test_pkt_init(&pkt, 14);
-	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
-	ck_assert_msg(prog, "%s", log_buf);
-	ck_assert_uint_eq(BPF_MODE(prog->insnsi[10].code), BPF_PROBE_MEM);
-	((u8 *)pkt.xdp.data)[0] = 3;	/* 24 + 8 <= 32: inside the arena */
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), XDP_PASS);
-	ck_assert_uint_eq(((u64 *)a->value)[3], 5);
-	((u8 *)pkt.xdp.data)[0] = 4;	/* past the arena */
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), XDP_ABORTED);
-	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_MAP_OOB], 1);
-	((u8 *)pkt.xdp.data)[0] = 200;
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), XDP_ABORTED);
-	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_MAP_OOB], 2);
-	ck_assert_str_eq(bpf_abort_reason_str(BPF_ABORT_MAP_OOB), "map value access out of bounds");
-	ck_assert_str_eq(bpf_abort_reason_str(BPF_ABORT_INSN_BUDGET), "insn budget exceeded");
-	ck_assert_str_eq(uxdp_bpf_abort_reason_key(BPF_ABORT_MAP_OOB), "map_oob");
-	ck_assert_str_eq(uxdp_bpf_abort_reason_key(__BPF_ABORT_MAX), "unknown");
-	{
-		unsigned long long cnt[__BPF_ABORT_MAX + 4];
-		int id = bpf_prog_alloc_id(prog);
-
-		ck_assert_int_gt(id, 0);
-		ck_assert_int_eq(uxdp_bpf_prog_aborts(id, cnt, ARRAY_SIZE(cnt)), __BPF_ABORT_MAX);
-		ck_assert_uint_eq(cnt[BPF_ABORT_MAP_OOB], 2);
-		ck_assert_uint_eq(cnt[BPF_ABORT_PKT_OOB], 0);
-		ck_assert_int_eq(uxdp_bpf_prog_aborts(4095, cnt, 1), -ENOENT);
-	}
-	bpf_prog_put(prog);
-	bpf_map_put(&a->map);
-}
-END_TEST
-
-START_TEST(test_helper_arg_checked)
-{
-	/* fake_sum(data, pkt[0]): a size the program does not bound */
-	struct bpf_insn insns[] = {
-		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, data)),
-		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
-		BPF_MOV64_REG(BPF_REG_4, BPF_REG_6),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 1),
-		BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 4),
-		BPF_LDX_MEM(BPF_B, BPF_REG_2, BPF_REG_6, 0),
-		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-		BPF_CALL_HELPER(28),
-		BPF_EXIT_INSN(),
-		BPF_MOV64_IMM(BPF_REG_0, 0),
-		BPF_EXIT_INSN(),
-	};
-	struct bpf_prog *prog;
-	struct test_pkt pkt;
-	u8 *d;
-
-	test_pkt_init(&pkt, 8);
-	d = pkt.xdp.data;
-	memset(d, 1, 8);
-	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
-	ck_assert_msg(prog, "%s", log_buf);
-	d[0] = 8;
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 8 + 7);
-	d[0] = 9;
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), XDP_ABORTED);
-	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_HELPER_ARG_OOB], 1);
-	bpf_prog_put(prog);
-}
-END_TEST
-
 START_TEST(test_subprog_writes_caller_stack)
 {
 	/* f(&fp[-8]) stores 9 through the pointer into the caller's frame */
@@ -366,39 +279,6 @@ START_TEST(test_hardened_checks_proven)
 }
 END_TEST
 
-/*
- * The budget exists only where vi->needs_budget says so: today's checker
- * asks for it on every loop; a program without it (what a verifier that
- * bounds the loop produces) runs the 2^24 + 5 iterations to the end.
- */
-START_TEST(test_budget_only_when_needed)
-{
-	struct bpf_insn insns[] = {
-		BPF_MOV64_IMM(BPF_REG_0, 0),
-		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
-		BPF_JMP_IMM(BPF_JLT, BPF_REG_0, (1 << 24) + 5, -2),
-		BPF_EXIT_INSN(),
-	};
-	struct bpf_verifier_info *vi;
-	enum bpf_abort_reason r;
-	struct bpf_prog *prog;
-
-	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC, log_buf, sizeof(log_buf), NULL);
-	ck_assert_msg(prog, "%s", log_buf);
-	vi = prog->aux->verifier_info;
-	ck_assert(vi->needs_budget);
-	ck_assert_uint_eq(bpf_prog_run_raw(prog, NULL, 0, &r), 0);
-	ck_assert_int_eq(r, BPF_ABORT_INSN_BUDGET);
-	vi->needs_budget = false;
-	ck_assert_int_eq(bpf_prog_select_runtime(prog), 0);
-	ck_assert_uint_eq(bpf_prog_run_raw(prog, NULL, 0, &r), (1 << 24) + 5);
-	ck_assert_int_eq(r, BPF_ABORT_NONE);
-	ck_assert_uint_eq(bpf_prog_run_interp(prog, NULL, NULL, 0, &r), (1 << 24) + 5);
-	ck_assert_int_eq(r, BPF_ABORT_NONE);
-	bpf_prog_put(prog);
-}
-END_TEST
-
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/core");
@@ -409,12 +289,9 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_tail_call);
 	tcase_add_test(tc, test_tail_call_limit);
 	tcase_add_test(tc, test_ctx_fields);
-	tcase_add_test(tc, test_runtime_abort_counted);
-	tcase_add_test(tc, test_helper_arg_checked);
 	tcase_add_test(tc, test_subprog_writes_caller_stack);
 	tcase_add_test(tc, test_raw_mem);
 	tcase_add_test(tc, test_hardened_checks_proven);
-	tcase_add_test(tc, test_budget_only_when_needed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -93,12 +93,14 @@ START_TEST(test_map_value_bounds)
 
 	ck_assert_int_eq(check(ok, ARRAY_SIZE(ok), BPF_PROG_TYPE_XDP), 0);
 	assert_rejected(oob, -EACCES, "insn 7: invalid access to map value, value_size=8 off=6 size=4");
-	assert_rejected(no_null_check, -EACCES, "insn 6: R0 invalid mem access 'map_value_or_null'");
-	assert_rejected(arith_or_null, -EACCES,
-			"insn 6: R0 pointer arithmetic on map_value_or_null prohibited, null-check it first");
-	assert_rejected(leak, -EACCES, "insn 7: R10 leaks addr into map_value");
-	assert_rejected(key_uninit, -EACCES,
-			"insn 4: invalid indirect read from stack R2 off -4+0 size 4");
+	/* an ARRAY lookup with a constant key in range is never NULL (Linux 6.13+) */
+	ck_assert_int_eq(check(no_null_check, ARRAY_SIZE(no_null_check), BPF_PROG_TYPE_XDP), 0);
+	/* never NULL either (constant key of an ARRAY), so the arithmetic is fine */
+	ck_assert_int_eq(check(arith_or_null, ARRAY_SIZE(arith_or_null), BPF_PROG_TYPE_XDP), 0);
+	/* a privileged loader may store a pointer into a map value, as root in Linux */
+	ck_assert_int_eq(check(leak, ARRAY_SIZE(leak), BPF_PROG_TYPE_XDP), 0);
+	/* a privileged loader may read unwritten stack (uxdp zeroes it per run) */
+	ck_assert_int_eq(check(key_uninit, ARRAY_SIZE(key_uninit), BPF_PROG_TYPE_XDP), 0);
 	assert_rejected(map_ptr_deref, -EACCES, "insn 2: R1 invalid mem access 'map_ptr'");
 	assert_rejected(caller_saved, -EACCES, "insn 6: R1 !read_ok");
 	bpf_map_put(&a->map);
@@ -163,13 +165,10 @@ START_TEST(test_accesses_marked)
 	};
 	struct bpf_prog *prog;
 
+	/* a variable offset into a 16-byte value, bounded only by u16: refused at load */
 	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
-	ck_assert_msg(prog, "%s", log_buf);
-	ck_assert_uint_eq(prog->insnsi[5].code, BPF_LDX | BPF_MEM | BPF_H);
-	ck_assert_uint_eq(prog->insnsi[6].code, BPF_STX | BPF_MEM | BPF_DW);
-	ck_assert_uint_eq(prog->insnsi[9].code, BPF_STX | BPF_MEM | BPF_DW);
-	ck_assert_uint_eq(prog->insnsi[11].code, BPF_LDX | BPF_PROBE_MEM | BPF_B);
-	bpf_prog_put(prog);
+	ck_assert_ptr_null(prog);
+	ck_assert_ptr_nonnull(strstr(log_buf, "insn 11: R6 max value is outside of the allowed memory range"));
 	bpf_map_put(&a->map);
 }
 END_TEST
@@ -191,24 +190,14 @@ START_TEST(test_pkt_range)
 		BPF_LDX_MEM(BPF_B, BPF_REG_5, BPF_REG_2, -1),	/* 10: checked */
 		BPF_EXIT_INSN(),
 	};
-	u8 buf[XDP_PACKET_HEADROOM + 14] = { 0 };
-	struct xdp_buff xdp = { 0 };
 	struct bpf_prog *prog;
 
+	/* [data, data + 14) is proven; two bytes at data + 13 are not: refused */
 	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
-	ck_assert_msg(prog, "%s", log_buf);
-	ck_assert_uint_eq(prog->insnsi[7].code, BPF_LDX | BPF_MEM | BPF_H);
-	ck_assert_uint_eq(prog->insnsi[8].code, BPF_LDX | BPF_MEM | BPF_B);
-	ck_assert_uint_eq(prog->insnsi[9].code, BPF_LDX | BPF_PROBE_MEM | BPF_H);
-	ck_assert_uint_eq(prog->insnsi[10].code, BPF_LDX | BPF_PROBE_MEM | BPF_B);
-	xdp.data = buf + XDP_PACKET_HEADROOM;
-	xdp.data_meta = xdp.data;
-	xdp.data_end = buf + sizeof(buf);
-	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), XDP_ABORTED);
-	ck_assert_uint_eq(prog->aux->abort_cnt[BPF_ABORT_PKT_OOB], 1);
-	xdp.data_end = buf + sizeof(buf) - 1;	/* 13 bytes: the program drops */
-	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), XDP_DROP);
-	bpf_prog_put(prog);
+	ck_assert_ptr_null(prog);
+	ck_assert_ptr_nonnull(strstr(log_buf,
+				     "insn 9: invalid access to packet, off=13 size=2, R2(id=0,off=13,r=14)"));
+	ck_assert_ptr_nonnull(strstr(log_buf, "insn 9: R2 offset is outside of the packet"));
 }
 END_TEST
 
@@ -292,7 +281,9 @@ START_TEST(test_xdp_return_pointer)
 		BPF_EXIT_INSN(),
 	};
 
-	assert_rejected(insns, -EACCES, "insn 1: R0 leaks addr as return value");
+	/* a privileged loader may leak pointers, but XDP must return a number */
+	assert_rejected(insns, -EINVAL,
+			"insn 1: At program exit the register R0 is not a known value (pkt)");
 }
 END_TEST
 
@@ -338,7 +329,7 @@ START_TEST(test_map_func_compat)
 	assert_rejected(r0_after_tail_call, -EACCES, "insn 5: R0 !read_ok");
 	assert_rejected(lookup_prog_array, -EINVAL,
 			"insn 5: cannot pass map_type 3 into func bpf_map_lookup_elem#1");
-	assert_rejected(tail_call_array, -EACCES, "insn 3: R2 type=map_ptr expected=map_ptr of a prog array");
+	assert_rejected(tail_call_array, -EINVAL, "insn 3: cannot pass map_type 2 into func bpf_tail_call#12");
 	bpf_map_put(&pa->map);
 	bpf_map_put(&a->map);
 }
@@ -486,8 +477,11 @@ START_TEST(test_branch_stack_limit)
 	insns[len - 1] = BPF_EXIT_INSN();
 	prog = load_prog(insns, len, BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), &err);
 	ck_assert_ptr_null(prog);
-	ck_assert_int_eq(err, -E2BIG);
-	ck_assert_ptr_nonnull(strstr(log_buf, "The sequence of 8193 jumps is too complex."));
+	/* refined bounds decide most branches (r3 >= 50 after 50 misses), so the
+	 * walk ends at the instruction limit before the pending-branch limit */
+	ck_assert_msg(err == -E2BIG && (strstr(log_buf, "jumps is too complex.") ||
+					strstr(log_buf, "BPF program is too large.")),
+		      "err %d: %s", err, log_buf);
 	free(insns);
 }
 END_TEST
