@@ -101,7 +101,12 @@ const struct bpf_func_proto bpf_xdp_adjust_head_proto = {
 	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING },
 };
 
-/* Copy @len bytes at packet offset @off to (@flush: from) @buf, across frags. */
+/*
+ * Copy @len bytes at packet offset @off to (@flush: from) @buf, across frags.
+ * @buf may be packet memory itself (the helpers take packet pointers): the
+ * kernel's memcpy() over an overlap has no defined result, uxdp moves the
+ * bytes as memmove() does.
+ */
 static void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf,
 			     unsigned long len, bool flush)
 {
@@ -112,9 +117,9 @@ static void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf,
 
 	if (likely((unsigned long)((char *)xdp->data_end - (char *)xdp->data) >= off + len)) {
 		if (flush)
-			memcpy((char *)xdp->data + off, buf, len);
+			memmove((char *)xdp->data + off, buf, len);
 		else
-			memcpy(buf, (char *)xdp->data + off, len);
+			memmove(buf, (char *)xdp->data + off, len);
 		return;
 	}
 
@@ -130,9 +135,9 @@ static void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf,
 			unsigned long copy_len = min(len, ptr_len - copy_off);
 
 			if (flush)
-				memcpy(ptr_buf + copy_off, buf, copy_len);
+				memmove(ptr_buf + copy_off, buf, copy_len);
 			else
-				memcpy(buf, ptr_buf + copy_off, copy_len);
+				memmove(buf, ptr_buf + copy_off, copy_len);
 			off += copy_len;
 			len -= copy_len;
 			buf = (char *)buf + copy_len;
@@ -189,7 +194,7 @@ BPF_CALL_4(bpf_xdp_load_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf,
 	if (!ptr)
 		bpf_xdp_copy_buf(xdp, offset, buf, len, false);
 	else
-		memcpy(buf, ptr, len);
+		memmove(buf, ptr, len);	/* @buf may overlap the packet */
 	return 0;
 }
 
@@ -210,7 +215,7 @@ BPF_CALL_4(bpf_xdp_store_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf
 	if (!ptr)
 		bpf_xdp_copy_buf(xdp, offset, buf, len, true);
 	else
-		memcpy(ptr, buf, len);
+		memmove(ptr, buf, len);
 	return 0;
 }
 

@@ -387,6 +387,43 @@ START_TEST(test_load_store_frags)
 }
 END_TEST
 
+/*
+ * The buffer may be the packet itself: overlapping copies move the bytes
+ * as memmove() does (memcpy() over an overlap is undefined), in the linear
+ * part and across a frag boundary.
+ */
+START_TEST(test_load_store_overlap)
+{
+	struct xdp_buff *xdp = tb_init(HEADROOM, 3520);
+	u8 *d = xdp->data, want[64];
+	int i;
+
+	tb_add_frag(4096, 3520);
+	for (i = 0; i < 16; i++)
+		want[i] = 2 + i;
+	ck_assert_int_eq(store(xdp, 0, d + 2, 16), 0);		/* dst below src */
+	ck_assert_mem_eq(d, want, 16);
+	for (i = 0; i < 16; i++)
+		want[i] = (100 + i) & 0xff;
+	ck_assert_int_eq(load(xdp, 100, d + 104, 16), 0);	/* dst above src */
+	ck_assert_mem_eq(d + 104, want, 16);
+	for (i = 0; i < 16; i++)
+		want[i] = d[200 + i];
+	ck_assert_int_eq(store(xdp, 200, d + 200, 16), 0);	/* the same bytes */
+	ck_assert_mem_eq(d + 200, want, 16);
+	/*
+	 * Across the linear part and the frag with the buffer in the linear
+	 * part: piece by piece in order, as the kernel copies, so the frag
+	 * gets buffer bytes the first piece already overwrote.
+	 */
+	for (i = 0; i < 64; i++)
+		want[i] = d[3480 + i];
+	ck_assert_int_eq(store(xdp, 3500, d + 3480, 40), 0);
+	ck_assert_mem_eq(d + 3500, want, 20);
+	ck_assert_mem_eq(tb.frag_mem[0], want, 20);
+}
+END_TEST
+
 /* ---- redirect ----------------------------------------------------------- */
 
 START_TEST(test_redirect)
@@ -697,6 +734,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_adjust_meta_unsupported);
 	tcase_add_test(tc, test_load_store_linear);
 	tcase_add_test(tc, test_load_store_frags);
+	tcase_add_test(tc, test_load_store_overlap);
 	tcase_add_test(tc, test_redirect);
 	tcase_add_test(tc, test_redirect_map);
 	tcase_add_test(tc, test_csum_diff);
