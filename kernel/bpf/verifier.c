@@ -1119,6 +1119,29 @@ static int check_const_str(struct bpf_verifier_env *env, u32 i, u32 regno,
 	return 0;
 }
 
+/*
+ * ARG_PTR_TO_FIXED_SIZE_MEM: @size bytes; with MEM_ALIGNED the pointer must
+ * be aligned to @size (kernel: check_ptr_alignment(), strict): constant
+ * offsets into the stack or a map value only, whose bases are aligned.
+ */
+static int check_fixed_size_mem(struct bpf_verifier_env *env, struct bpf_verifier_state *st,
+				u32 i, u32 arg, u32 regno, u32 size, u32 t)
+{
+	const struct bpf_reg_state *r = &cur_frame(st)->regs[regno];
+	bool wr = t & MEM_WRITE, uninit = t & MEM_UNINIT;
+
+	if ((t & MEM_ALIGNED) && size > 1 &&
+	    ((r->type != PTR_TO_STACK && r->type != PTR_TO_MAP_VALUE) || r->var ||
+	     r->off % (s64)size)) {
+		vinsn(env, i, "misaligned access R%u off=%lld size=%u", regno,
+		      r->var ? 0LL : (long long)r->off, size);
+		return -EACCES;
+	}
+	return (wr && !uninit ? check_helper_mem(env, st, i, arg, regno, size, 0, true, false,
+						 false) : 0) ?:
+	       check_helper_mem(env, st, i, arg, regno, size, 0, true, wr || uninit, false);
+}
+
 static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_state *st, u32 i)
 {
 	const struct bpf_insn *insn = &env->prog->insnsi[i];
@@ -1169,6 +1192,12 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 
 	for (a = 0; a < 5; a++) {
 		enum bpf_arg_type t = fn->arg_type[a];
+		/*
+		 * The kernel's flags: MEM_UNINIT memory need not be initialised,
+		 * MEM_WRITE memory is written (checked as a read first unless
+		 * MEM_UNINIT, then as a write: no read-only map, spills gone).
+		 */
+		bool uninit = t & MEM_UNINIT, wr = t & MEM_WRITE, or_null = t & PTR_MAYBE_NULL;
 		struct bpf_reg_state *r;
 
 		regno = BPF_REG_1 + a;
@@ -1178,7 +1207,7 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 		err = check_reg_read(env, st, i, regno);
 		if (err)
 			return err;
-		switch (t) {
+		switch (base_type(t)) {
 		case ARG_CONST_MAP_PTR:
 			if (r->type != CONST_PTR_TO_MAP) {
 				vinsn(env, i, "R%u type=%s expected=map_ptr", regno, reg_type_str[r->type]);
@@ -1190,24 +1219,32 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 				return err;
 			break;
 		case ARG_PTR_TO_MAP_KEY:
-		case ARG_PTR_TO_MAP_VALUE:
-		case ARG_PTR_TO_UNINIT_MAP_VALUE:
+		case ARG_PTR_TO_MAP_VALUE: {
+			u32 size;
+
 			if (!map) {
 				vinsn(env, i, "invalid map_ptr to access map->%s",
-				      t == ARG_PTR_TO_MAP_KEY ? "key" : "value");
+				      base_type(t) == ARG_PTR_TO_MAP_KEY ? "key" : "value");
 				return -EACCES;
 			}
-			err = check_helper_mem(env, st, i, a, regno,
-					       t == ARG_PTR_TO_MAP_KEY ? map->key_size : map->value_size,
-					       0, true, t == ARG_PTR_TO_UNINIT_MAP_VALUE, false);
+			size = base_type(t) == ARG_PTR_TO_MAP_KEY ? map->key_size : map->value_size;
+			err = (wr && !uninit ? check_helper_mem(env, st, i, a, regno, size, 0, true,
+								false, false) : 0) ?:
+			      check_helper_mem(env, st, i, a, regno, size, 0, true, wr || uninit, false);
 			if (err)
 				return err;
 			break;
-		case ARG_PTR_TO_MEM:
-		case ARG_PTR_TO_UNINIT_MEM:
-		case ARG_PTR_TO_MEM_OR_NULL: {
+		}
+		case ARG_PTR_TO_MEM: {
 			struct bpf_reg_state *sz = &fs->regs[regno + 1];
 			enum bpf_arg_type st_t = a < 4 ? fn->arg_type[a + 1] : ARG_DONTCARE;
+
+			if (t & MEM_FIXED_SIZE) {
+				err = check_fixed_size_mem(env, st, i, a, regno, fn->arg_size[a], t);
+				if (err)
+					return err;
+				break;
+			}
 
 			if (st_t != ARG_CONST_SIZE && st_t != ARG_CONST_SIZE_OR_ZERO) {
 				vinsn(env, i, "%s: R%u memory argument without a size argument",
@@ -1235,9 +1272,11 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 				vinsn(env, i, "R%u unbounded memory access", regno + 1);
 				return -EACCES;
 			}
-			err = check_helper_mem(env, st, i, a, regno, sz->var ? 0 : (u32)sz->off,
-					       regno + 1, !sz->var, t == ARG_PTR_TO_UNINIT_MEM,
-					       t == ARG_PTR_TO_MEM_OR_NULL);
+			err = (wr && !uninit ?
+			       check_helper_mem(env, st, i, a, regno, sz->var ? 0 : (u32)sz->off,
+						regno + 1, !sz->var, false, or_null) : 0) ?:
+			      check_helper_mem(env, st, i, a, regno, sz->var ? 0 : (u32)sz->off,
+					       regno + 1, !sz->var, wr || uninit, or_null);
 			if (err)
 				return err;
 			break;
@@ -1268,18 +1307,12 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 				return -EACCES;
 			}
 			break;
-		case ARG_PTR_TO_ALLOC_MEM:
+		case ARG_PTR_TO_RINGBUF_MEM:
 			if (r->type != PTR_TO_ALLOC_MEM || r->off || r->var) {
 				vinsn(env, i, "R%u type=%s expected=alloc_mem", regno,
 				      reg_type_str[r->type]);
 				return -EACCES;
 			}
-			break;
-		case ARG_PTR_TO_FIXED_SIZE_MEM:
-			err = check_helper_mem(env, st, i, a, regno, fn->arg_size[a], 0, true, false,
-					       false);
-			if (err)
-				return err;
 			break;
 		case ARG_PTR_TO_CONST_STR:
 			err = check_const_str(env, i, regno, r);
@@ -1296,7 +1329,8 @@ static int check_helper_call(struct bpf_verifier_env *env, struct bpf_verifier_s
 
 	/* ringbuf submit/discard release the record */
 	for (a = 0; a < 5; a++) {
-		if (fn->arg_type[a] == ARG_PTR_TO_ALLOC_MEM) {
+		if (base_type(fn->arg_type[a]) == ARG_PTR_TO_RINGBUF_MEM &&
+		    (fn->arg_type[a] & OBJ_RELEASE)) {
 			u32 id = fs->regs[BPF_REG_1 + a].id;
 			u32 f, k;
 
