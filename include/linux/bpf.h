@@ -231,7 +231,9 @@ int ringbuf_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx);
  * kernel's flags: MEM_RDONLY memory is only read, MEM_WRITE memory is
  * written by the helper (spilled registers under it are gone), MEM_UNINIT
  * memory need not be initialised before the call, PTR_MAYBE_NULL accepts
- * NULL (with a zero size). R1..R5 are passed as u64.
+ * NULL (with a zero size), MEM_FIXED_SIZE memory is arg_size[] bytes,
+ * MEM_ALIGNED memory is aligned to that size. R1..R5 are passed as u64.
+ * The protos spell each argument as the kernel 6.18 does.
  * Kernel: include/linux/bpf.h enum bpf_arg_type, enum bpf_type_flag
  */
 #define BPF_BASE_TYPE_BITS	8
@@ -262,7 +264,7 @@ enum bpf_arg_type {
 	ARG_PTR_TO_CTX,
 	ARG_ANYTHING,
 	ARG_PTR_TO_SPIN_LOCK,		/* struct bpf_spin_lock in a map value */
-	ARG_PTR_TO_RINGBUF_MEM,		/* ringbuf record from bpf_ringbuf_reserve */
+	ARG_PTR_TO_RINGBUF_MEM,		/* ringbuf record from bpf_ringbuf_reserve (| OBJ_RELEASE) */
 	ARG_CONST_ALLOC_SIZE_OR_ZERO,
 	ARG_PTR_TO_FUNC,		/* callback (bpf_loop, bpf_for_each_map_elem) */
 	ARG_PTR_TO_STACK,
@@ -279,7 +281,7 @@ enum bpf_arg_type {
 	ARG_PTR_TO_FIXED_SIZE_MEM	= MEM_FIXED_SIZE | ARG_PTR_TO_MEM,
 	/* kept for the map helpers: value_size bytes the helper fills */
 	ARG_PTR_TO_UNINIT_MAP_VALUE	= MEM_UNINIT | MEM_WRITE | ARG_PTR_TO_MAP_VALUE,
-	/* the record bpf_ringbuf_submit/discard release */
+	/* uxdp's old name of the record bpf_ringbuf_submit/discard release */
 	ARG_PTR_TO_ALLOC_MEM		= OBJ_RELEASE | ARG_PTR_TO_RINGBUF_MEM,
 };
 
@@ -293,11 +295,18 @@ static inline unsigned int type_flag(unsigned int t)
 	return t & ~BPF_BASE_TYPE_MASK;
 }
 
+/* Base return types with the same flags (kernel: enum bpf_return_type). */
 enum bpf_return_type {
 	RET_INTEGER,
 	RET_VOID,
-	RET_PTR_TO_MAP_VALUE_OR_NULL,
-	RET_PTR_TO_ALLOC_MEM_OR_NULL,	/* size in the size argument (ringbuf) */
+	RET_PTR_TO_MAP_VALUE,
+	RET_PTR_TO_MEM,
+	__BPF_RET_TYPE_MAX,
+
+	RET_PTR_TO_MAP_VALUE_OR_NULL	= PTR_MAYBE_NULL | RET_PTR_TO_MAP_VALUE,
+	/* a ringbuf record of the size in the size argument */
+	RET_PTR_TO_RINGBUF_MEM_OR_NULL	= PTR_MAYBE_NULL | MEM_RINGBUF | RET_PTR_TO_MEM,
+	RET_PTR_TO_ALLOC_MEM_OR_NULL	= RET_PTR_TO_RINGBUF_MEM_OR_NULL,	/* uxdp's old name */
 };
 
 struct bpf_func_proto {

@@ -320,6 +320,8 @@ UXDP_API int uxdp_bpf_jit_enable_get(void);
  */
 UXDP_API int uxdp_bpf_hardened_set(int on);
 UXDP_API int uxdp_bpf_hardened_get(void);
+/** uxdp_bpf_prog_hardened() - 1 if @prog_id was loaded hardened, 0 if not, -ENOENT. */
+UXDP_API int uxdp_bpf_prog_hardened(uint32_t prog_id);
 
 /**
  * uxdp_bpf_prog_jit_info() - whether program @prog_id runs JITed

@@ -1246,6 +1246,13 @@ UXDP_API int uxdp_bpf_hardened_get(void)
 	return bpf_hardened_enabled();
 }
 
+UXDP_API int uxdp_bpf_prog_hardened(u32 prog_id)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+
+	return prog ? prog->aux->hardened : -ENOENT;
+}
+
 UXDP_API int uxdp_bpf_prog_jit_info(u32 prog_id, u32 *jited_len, char *reason, size_t len)
 {
 	struct bpf_prog *prog = bpf_prog_get(prog_id);

@@ -792,7 +792,7 @@ const struct bpf_func_proto bpf_trace_printk_proto = {
 	.name		= "bpf_trace_printk",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	.arg_type	= { ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE },
 };
 
 BPF_CALL_4(bpf_trace_vprintk, char *, fmt, u32, fmt_size, const void *, args, u32, data_len)
@@ -811,8 +811,8 @@ const struct bpf_func_proto bpf_trace_vprintk_proto = {
 	.name		= "bpf_trace_vprintk",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM_OR_NULL,
-			    ARG_CONST_SIZE_OR_ZERO },
+	.arg_type	= { ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE,
+			    ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO },
 };
 
 BPF_CALL_5(bpf_snprintf, char *, str, u32, str_size, char *, fmt, const void *, args,
@@ -839,6 +839,7 @@ const struct bpf_func_proto bpf_snprintf_proto = {
 	.name		= "bpf_snprintf",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_CONST_STR,
-			    ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+	.arg_type	= { ARG_PTR_TO_MEM_OR_NULL | MEM_WRITE, ARG_CONST_SIZE_OR_ZERO,
+			    ARG_PTR_TO_CONST_STR, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY,
+			    ARG_CONST_SIZE_OR_ZERO },
 };

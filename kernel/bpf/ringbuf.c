@@ -298,7 +298,7 @@ BPF_CALL_3(bpf_ringbuf_reserve, struct bpf_map *, map, u64, size, u64, flags)
 const struct bpf_func_proto bpf_ringbuf_reserve_proto = {
 	.func = bpf_ringbuf_reserve,
 	.name = "bpf_ringbuf_reserve",
-	.ret_type = RET_PTR_TO_ALLOC_MEM_OR_NULL,
+	.ret_type = RET_PTR_TO_RINGBUF_MEM_OR_NULL,
 	.arg_type = { ARG_CONST_MAP_PTR, ARG_CONST_ALLOC_SIZE_OR_ZERO, ARG_ANYTHING },
 };
 
@@ -312,7 +312,7 @@ const struct bpf_func_proto bpf_ringbuf_submit_proto = {
 	.func = bpf_ringbuf_submit,
 	.name = "bpf_ringbuf_submit",
 	.ret_type = RET_VOID,
-	.arg_type = { ARG_PTR_TO_ALLOC_MEM, ARG_ANYTHING },
+	.arg_type = { ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE, ARG_ANYTHING },
 };
 
 BPF_CALL_2(bpf_ringbuf_discard, void *, sample, u64, flags)
@@ -325,7 +325,7 @@ const struct bpf_func_proto bpf_ringbuf_discard_proto = {
 	.func = bpf_ringbuf_discard,
 	.name = "bpf_ringbuf_discard",
 	.ret_type = RET_VOID,
-	.arg_type = { ARG_PTR_TO_ALLOC_MEM, ARG_ANYTHING },
+	.arg_type = { ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE, ARG_ANYTHING },
 };
 
 BPF_CALL_4(bpf_ringbuf_output, struct bpf_map *, map, void *, data, u64, size, u64, flags)
@@ -348,7 +348,8 @@ const struct bpf_func_proto bpf_ringbuf_output_proto = {
 	.func = bpf_ringbuf_output,
 	.name = "bpf_ringbuf_output",
 	.ret_type = RET_INTEGER,
-	.arg_type = { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	.arg_type = { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO,
+		      ARG_ANYTHING },
 };
 
 BPF_CALL_2(bpf_ringbuf_query, struct bpf_map *, map, u64, flags)

@@ -224,7 +224,7 @@ const struct bpf_func_proto bpf_xdp_store_bytes_proto = {
 	.name		= "bpf_xdp_store_bytes",
 	.gpl_only	= false,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE },
 };
 
 /* Grow into the last frag's slack only; rxq->frag_size says how big frags are. */
@@ -467,8 +467,9 @@ const struct bpf_func_proto bpf_csum_diff_proto = {
 	.gpl_only	= false,
 	.pkt_access	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_MEM_OR_NULL,
-			    ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	.arg_type	= { ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO,
+			    ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO,
+			    ARG_ANYTHING },
 };
 
 /* ---- routing and MTU ---------------------------------------------------- */
@@ -503,7 +504,7 @@ const struct bpf_func_proto bpf_xdp_fib_lookup_proto = {
 	.name		= "bpf_fib_lookup",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_ANYTHING },
+	.arg_type	= { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM | MEM_WRITE, ARG_CONST_SIZE, ARG_ANYTHING },
 };
 
 static struct net_device *__dev_via_ifindex(struct net_device *dev, u32 ifindex)
@@ -551,7 +552,8 @@ const struct bpf_func_proto bpf_xdp_check_mtu_proto = {
 	.name		= "bpf_check_mtu",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_FIXED_SIZE_MEM, ARG_ANYTHING,
+	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING,
+			    ARG_PTR_TO_FIXED_SIZE_MEM | MEM_WRITE | MEM_ALIGNED, ARG_ANYTHING,
 			    ARG_ANYTHING },
 	.arg_size	= { 0, 0, sizeof(u32) },
 };
@@ -586,8 +588,8 @@ const struct bpf_func_proto bpf_xdp_event_output_proto = {
 	.name		= "bpf_perf_event_output",
 	.gpl_only	= true,
 	.ret_type	= RET_INTEGER,
-	.arg_type	= { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
-			    ARG_CONST_SIZE_OR_ZERO },
+	.arg_type	= { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING,
+			    ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO },
 };
 
 /* ---- the table ---------------------------------------------------------- */

@@ -45,6 +45,16 @@ check "sysctl net.core.bpf_jit_enable=0|1 accepted" $?
 printf 'sysctl net.core.bpf_jit_enable=2\n' | "$UXDP" run - >/dev/null 2>&1
 [ $? -ne 0 ]
 check "sysctl net.core.bpf_jit_enable=2 refused" $?
+printf 'sysctl net.core.bpf_hardened=1\nsysctl -w net.core.bpf_hardened=0\n' | "$UXDP" run - >/dev/null 2>&1
+check "sysctl net.core.bpf_hardened=0|1 accepted" $?
+printf 'sysctl net.core.bpf_hardened=yes\n' | "$UXDP" run - >/dev/null 2>&1
+[ $? -ne 0 ]
+check "sysctl net.core.bpf_hardened=yes refused" $?
+[ "$("$UXDP" -j prog show "$P/xdp1.o" | jq -r '.programs[0].hardened')" = false ] &&
+[ "$(UXDP_BPF_HARDENED=1 "$UXDP" -j prog show "$P/xdp1.o" | jq -r '.programs[0].hardened')" = true ]
+check "UXDP_BPF_HARDENED=1 loads hardened (prog show -j)" $?
+UXDP_BPF_HARDENED=1 UXDP_BPF_JIT=0 "$UXDP" prog show "$P/xdp1.o" | grep -Eq '^	jited false  \(.*\)  hardened$'
+check "prog show text: hardened on the jited line" $?
 
 # every program of every example object, both runtimes
 for obj in "$P"/*.o; do

@@ -211,18 +211,21 @@ static void show_jit(uint32_t id)
 	uint32_t len = 0;
 	int jited = uxdp_bpf_prog_jit_info(id, &len, reason, sizeof(reason));
 
+	int hardened = uxdp_bpf_prog_hardened(id) > 0;
+
 	if (json_output) {
 		printf(",\"jited\":%s,\"jited_len\":%u", jited > 0 ? "true" : "false", len);
 		if (jited <= 0) {
 			printf(",\"jit_reason\":");
 			json_str(reason);
 		}
+		printf(",\"hardened\":%s", hardened ? "true" : "false");
 		return;
 	}
 	if (jited > 0)
-		printf("\tjited true  jited_len %uB\n", len);
+		printf("\tjited true  jited_len %uB%s\n", len, hardened ? "  hardened" : "");
 	else
-		printf("\tjited false  (%s)\n", reason);
+		printf("\tjited false  (%s)%s\n", reason, hardened ? "  hardened" : "");
 }
 
 static int do_show(int argc, char **argv)

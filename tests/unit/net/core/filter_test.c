@@ -389,8 +389,8 @@ END_TEST
 
 /*
  * The buffer may be the packet itself: overlapping copies move the bytes
- * (ASan reports an overlapping memcpy()), in the linear part and across a
- * frag boundary.
+ * as memmove() does (memcpy() over an overlap is undefined), in the linear
+ * part and across a frag boundary.
  */
 START_TEST(test_load_store_overlap)
 {
@@ -709,11 +709,58 @@ START_TEST(test_xdp_func_proto)
 	ck_assert_int_eq(bpf_xdp_adjust_head_proto.arg_type[0], ARG_PTR_TO_CTX);
 	ck_assert_int_eq(bpf_xdp_load_bytes_proto.arg_type[2], ARG_PTR_TO_UNINIT_MEM);
 	ck_assert_int_eq(bpf_xdp_load_bytes_proto.arg_type[3], ARG_CONST_SIZE);
-	ck_assert_int_eq(bpf_xdp_check_mtu_proto.arg_type[2], ARG_PTR_TO_FIXED_SIZE_MEM);
 	ck_assert_int_eq(bpf_xdp_check_mtu_proto.arg_size[2], 4);
 	ck_assert_int_eq(bpf_xdp_redirect_map_proto.arg_type[0], ARG_CONST_MAP_PTR);
 	ck_assert_int_eq(bpf_map_lookup_elem_proto.ret_type, RET_PTR_TO_MAP_VALUE_OR_NULL);
 	ck_assert_int_eq(bpf_tail_call_proto.ret_type, RET_VOID);
+}
+END_TEST
+
+/*
+ * Every helper memory argument as the kernel 6.18 spells it: what is only
+ * read is MEM_RDONLY, what is written MEM_WRITE (MEM_UNINIT too when the
+ * helper fills it whole), as net/core/filter.c, kernel/bpf/helpers.c,
+ * kernel/bpf/ringbuf.c and kernel/trace/bpf_trace.c define them.
+ */
+START_TEST(test_proto_kernel_types)
+{
+	static const struct {
+		const struct bpf_func_proto *proto;
+		u32 arg;
+		u32 type;
+	} want[] = {
+		{ &bpf_xdp_load_bytes_proto, 2, ARG_PTR_TO_MEM | MEM_UNINIT | MEM_WRITE },
+		{ &bpf_xdp_store_bytes_proto, 2, ARG_PTR_TO_MEM | MEM_RDONLY },
+		{ &bpf_csum_diff_proto, 0, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY },
+		{ &bpf_csum_diff_proto, 2, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY },
+		{ &bpf_xdp_fib_lookup_proto, 1, ARG_PTR_TO_MEM | MEM_WRITE },
+		{ &bpf_xdp_check_mtu_proto, 2,
+		  ARG_PTR_TO_MEM | MEM_FIXED_SIZE | MEM_WRITE | MEM_ALIGNED },
+		{ &bpf_xdp_event_output_proto, 3, ARG_PTR_TO_MEM | MEM_RDONLY },
+		{ &bpf_trace_printk_proto, 0, ARG_PTR_TO_MEM | MEM_RDONLY },
+		{ &bpf_trace_vprintk_proto, 0, ARG_PTR_TO_MEM | MEM_RDONLY },
+		{ &bpf_trace_vprintk_proto, 2, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY },
+		{ &bpf_snprintf_proto, 0, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_WRITE },
+		{ &bpf_snprintf_proto, 2, ARG_PTR_TO_CONST_STR },
+		{ &bpf_snprintf_proto, 3, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY },
+		{ &bpf_ringbuf_output_proto, 1, ARG_PTR_TO_MEM | MEM_RDONLY },
+		{ &bpf_ringbuf_submit_proto, 0, ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE },
+		{ &bpf_ringbuf_discard_proto, 0, ARG_PTR_TO_RINGBUF_MEM | OBJ_RELEASE },
+		{ &bpf_map_lookup_elem_proto, 1, ARG_PTR_TO_MAP_KEY },
+		{ &bpf_map_update_elem_proto, 2, ARG_PTR_TO_MAP_VALUE },
+		{ &bpf_map_push_elem_proto, 1, ARG_PTR_TO_MAP_VALUE },
+		{ &bpf_map_pop_elem_proto, 1, ARG_PTR_TO_MAP_VALUE | MEM_UNINIT | MEM_WRITE },
+		{ &bpf_map_peek_elem_proto, 1, ARG_PTR_TO_MAP_VALUE | MEM_UNINIT | MEM_WRITE },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		ck_assert_msg(want[i].proto->arg_type[want[i].arg] == want[i].type,
+			      "%s arg %u: %#x, the kernel's is %#x", want[i].proto->name,
+			      want[i].arg + 1, want[i].proto->arg_type[want[i].arg], want[i].type);
+	ck_assert_int_eq(bpf_ringbuf_reserve_proto.ret_type,
+			 PTR_MAYBE_NULL | MEM_RINGBUF | RET_PTR_TO_MEM);
+	ck_assert_int_eq(bpf_map_lookup_elem_proto.ret_type, PTR_MAYBE_NULL | RET_PTR_TO_MAP_VALUE);
 }
 END_TEST
 
@@ -735,6 +782,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_load_store_linear);
 	tcase_add_test(tc, test_load_store_frags);
 	tcase_add_test(tc, test_load_store_overlap);
+	tcase_add_test(tc, test_proto_kernel_types);
 	tcase_add_test(tc, test_redirect);
 	tcase_add_test(tc, test_redirect_map);
 	tcase_add_test(tc, test_csum_diff);
