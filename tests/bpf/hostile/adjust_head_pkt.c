@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reads through a packet pointer checked before bpf_xdp_adjust_head(ctx, -14):
+ * the buffer it points into may have moved. */
+#include "hostile.h"
+
+XDP_ASM int adjust_head_pkt(void)
+{
+	asm volatile(LOAD_PKT
+	"r1 = r7; r1 += 16; if r1 > r8 goto l_out;"
+	"r1 = r6; r2 = -14;"
+	"call %[bpf_xdp_adjust_head];"
+	"r0 = *(u8 *)(r7 + 0);"
+	"exit;"
+"l_out:	r0 = 2; exit;"
+	:: __imm(bpf_xdp_adjust_head) : "memory");
+}

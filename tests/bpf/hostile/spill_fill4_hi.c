@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A packet pointer spilled at fp-8 is filled back with a 4-byte load at
+ * fp-4 and dereferenced. */
+#include "hostile.h"
+
+XDP_ASM int spill_fill4_hi(void)
+{
+	asm volatile(LOAD_PKT
+	"r1 = r7; r1 += 8; if r1 > r8 goto l_out;"
+	"*(u64 *)(r10 - 8) = r7;"
+	"r1 = *(u32 *)(r10 - 4);"
+	"r0 = *(u8 *)(r1 + 0);"
+	"exit;"
+"l_out:	r0 = 2; exit;"
+	::: "memory");
+}
