@@ -88,6 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (uxdp_bpf_object_prog(obj, i, &desc))
 			fuzz_bug("prog %u of %u", i, uxdp_bpf_object_prog_cnt(obj));
+		if (!desc.loaded)
+			continue;
 		err = uxdp_bpf_prog_test_run(desc.id, &topts);
 		/* DEVMAP/CPUMAP programs are refused by test_run, as in the kernel */
 		fuzz_assert(!err || err == -EINVAL || err == -ENOMEM, "test run %s: %d",
