@@ -347,7 +347,8 @@ static const char *const damaged_objs[] = {
 	"examples/progs/xdp_globals.o",
 	"tests/bpf/differential/legacy_maps.o",
 	"tests/bpf/differential/callback.o",
-	"tests/bpf/differential/core_odd.o",
+	"examples/progs/xdp_core.o",
+	"examples/progs/xdp_mixed.o",
 };
 
 START_TEST(test_truncated)
@@ -549,6 +550,142 @@ START_TEST(test_xdp_sections)
 }
 END_TEST
 
+/* SEC("xdp_patch_ports"): not loaded until asked for, by open option or later */
+START_TEST(test_custom_section)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts), .xdp_sec = "xdp_patch_ports" };
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_patch_ports.o");
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o), .data_in = pkt60, .data_size_in = 60 };
+	struct uxdp_bpf_prog_desc d;
+	unsigned char out[64];
+	int id;
+
+	ck_assert_int_eq(uxdp_bpf_object_prog(obj, 0, &d), 0);
+	ck_assert(!d.loaded && !d.id && !strcmp(d.type, "unspec") && d.not_loaded);
+	ck_assert_int_eq(uxdp_bpf_object_find_prog(obj, NULL, NULL), -EOPNOTSUPP);
+	ck_assert_int_gt(uxdp_bpf_object_find_map(obj, "patched_cnt"), 0);
+	ck_assert_int_eq(uxdp_bpf_object_load_xdp(obj, "xdp_patch_ports_prog", NULL, NULL, 0), 1);
+	ck_assert_int_eq(uxdp_bpf_object_prog(obj, 0, &d), 0);
+	ck_assert(d.loaded && d.id && !strcmp(d.type, "xdp"));
+	uxdp_bpf_object_close(obj);
+
+	obj = uxdp_bpf_object_open(obj_path("examples/progs/xdp_patch_ports.o"), &opts);
+	ck_assert(obj);
+	id = uxdp_bpf_object_find_prog(obj, NULL, "xdp_patch_ports");
+	ck_assert_int_gt(id, 0);
+	/* UDP 10.0.0.1 -> 10.0.0.2, no checksum: the destination port goes down */
+	pkt60[36] = 0x00, pkt60[37] = 0x35;
+	o.data_out = out;
+	o.data_size_out = sizeof(out);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	ck_assert_uint_eq(out[36] << 8 | out[37], 0x34);
+	memset(pkt60 + 36, 0, 2);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+/* XDP beside tc and tp_btf: only XDP loads, the shared map exists, asking for tc fails */
+START_TEST(test_mixed_object)
+{
+	struct uxdp_bpf_object *obj = open_ok("examples/progs/xdp_mixed.o");
+	struct uxdp_bpf_prog_desc d;
+	unsigned int i, loaded = 0;
+	char log[1024];
+
+	ck_assert_uint_eq(uxdp_bpf_object_prog_cnt(obj), 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(uxdp_bpf_object_prog(obj, i, &d), 0);
+		loaded += d.loaded;
+		if (!strcmp(d.name, "tc_mixed_prog"))
+			ck_assert(!d.loaded && !strcmp(d.type, "sched_cls"));
+		if (!strcmp(d.name, "tp_mixed_prog"))
+			ck_assert(!d.loaded && !strcmp(d.type, "tracing"));
+		if (d.loaded)
+			ck_assert_uint_eq(d.map_ids[0], uxdp_bpf_object_find_map(obj, "seen_cnt"));
+	}
+	ck_assert_uint_eq(loaded, 1);
+	ck_assert_int_eq(uxdp_bpf_object_find_prog(obj, "tc_mixed_prog", NULL), -EOPNOTSUPP);
+	ck_assert_int_eq(uxdp_bpf_object_load_xdp(obj, "tc_mixed_prog", NULL, log, sizeof(log)),
+			 -EOPNOTSUPP);
+	ck_assert_msg(strstr(log, "tc_mixed_prog") && strstr(log, "sched_cls"), "%s", log);
+	/* type xdp (every unknown section) leaves the tc program alone */
+	ck_assert_int_eq(uxdp_bpf_object_load_xdp(obj, NULL, NULL, log, sizeof(log)), 0);
+	uxdp_bpf_object_close(obj);
+
+	obj = open_ok("tests/bpf/differential/bad_tc.o");
+	ck_assert_int_eq(uxdp_bpf_object_prog(obj, 0, &d), 0);
+	ck_assert(!d.loaded && !strcmp(d.type, "sched_cls"));
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
+/* CO-RE against the built-in BTF: values as the kernel's libbpf resolves them */
+START_TEST(test_core_builtin_btf)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o), .data_in = pkt60, .data_size_in = 60 };
+	static const unsigned long long want[16] = {
+		1, 1, 0, 0, 4, 14, 1, XDP_PASS, 16, 1, 1, 1, 5, 4, 64, 0,
+	};
+	struct uxdp_bpf_object *obj;
+	unsigned long long v, bss[24];
+	char log[8192];
+	int id, map;
+	__u32 k;
+
+	opts.btf_custom_path = core_btf();
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	obj = uxdp_bpf_object_open(obj_path("examples/progs/xdp_core.o"), &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_core_prog", NULL);
+	map = uxdp_bpf_object_find_map(obj, "core_vals");
+	ck_assert_int_gt(id, 0);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_PASS);
+	for (k = 0; k < 16; k++) {
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(map, &k, &v), 0);
+		ck_assert_msg(v == want[k], "core_vals[%u] = %llu, want %llu", k, v, want[k]);
+	}
+	uxdp_bpf_object_close(obj);
+
+	/* core_odd.o: anonymous unions, arrays in unions, bitfields, flavours */
+	obj = uxdp_bpf_object_open(obj_path("tests/bpf/differential/core_odd.o"), &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "core_odd_prog", NULL);
+	map = uxdp_bpf_object_find_map(obj, ".bss");
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	k = 0;
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(map, &k, bss), 0);
+	for (k = 0; k < 20; k++) {
+		static const unsigned long long odd[20] = {
+			12, 16, 36, 16, 2, 56, 60, 60, 1, 1, 0, 1, 1, 1, 4, 3, 0, 0, 1, 1,
+		};
+
+		if (k == 17)	/* a target type id: uxdp's BTF numbering */
+			ck_assert_uint_gt(bss[k], 0);
+		else
+			ck_assert_msg(bss[k] == odd[k], "odd_vals[%u] = %llu, want %llu", k,
+				      bss[k], odd[k]);
+	}
+	uxdp_bpf_object_close(obj);
+
+	/* bad_core.o: task_struct is in the kernel's BTF, not in uxdp's */
+	obj = uxdp_bpf_object_open(obj_path("tests/bpf/differential/bad_core.o"), &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "core_prog", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_uint_eq(o.retval, XDP_DROP);
+	uxdp_bpf_object_close(obj);
+
+	opts.btf_custom_path = "no/such/btf";
+	obj = uxdp_bpf_object_open(obj_path("examples/progs/xdp_core.o"), &opts);
+	ck_assert(!obj);
+	ck_assert_msg(strstr(log, "no/such/btf"), "%s", log);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/object");
@@ -563,6 +700,9 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_prog_array_slots);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_xdp_sections);
+	tcase_add_test(tc, test_custom_section);
+	tcase_add_test(tc, test_mixed_object);
+	tcase_add_test(tc, test_core_builtin_btf);
 	tcase_add_test(tc, test_oob_runtime);
 	tcase_add_loop_test(tc, test_truncated, 0, ARRAY_SIZE(damaged_objs));
 	tcase_add_loop_test(tc, test_bitflips, 0, ARRAY_SIZE(damaged_objs));
