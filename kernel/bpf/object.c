@@ -7,8 +7,14 @@
  * libbpf reads the object model (programs and their sections, BTF-defined
  * maps, global data maps with their initial values, inner map shapes);
  * libelf gives what libbpf only resolves while loading into the kernel: the
- * relocation sections. For each program this file
- *   1. copies the function's instructions out of its section,
+ * relocation sections. Programs libbpf types XDP load; programs of sections
+ * it does not know load as XDP when asked for (by name, section or "any",
+ * as iproute2 and bpftool set_type() them); programs of other types are
+ * listed, not loaded (libbpf's autoload off). For each program loaded this
+ * file
+ *   1. copies the function's instructions out of its section and applies
+ *      the CO-RE records of .BTF.ext to it (kernel/bpf/relo_core.c) against
+ *      btf_custom_path, /sys/kernel/btf/vmlinux or uxdp's built-in BTF,
  *   2. rewrites ld_imm64 against map symbols to BPF_PSEUDO_MAP_FD and
  *      against data sections to BPF_PSEUDO_MAP_VALUE (imm = uxdp map id,
  *      next imm = offset), as bpf_object__relocate_data() does,
@@ -20,12 +26,14 @@
  * in .rel.maps, libbpf's init_slots) are applied after all programs load.
  *
  * Roadmap: uxdp_bpf_object_open() -> object_elf_init() -> object_read_core()
- * -> object_create_maps() -> object_load_progs() (object_link_prog(),
- * object_relocate_insn()) -> object_init_slots().
+ * -> object_create_maps() -> object_load_progs() (object_load_prog(),
+ * object_link_prog(): object_core_chunk(), link_relocate_insn()) ->
+ * object_init_slots(); uxdp_bpf_object_load_xdp() -> object_load_wanted().
  *
  * Kernel: tools/lib/bpf/libbpf.c bpf_object__relocate_data(),
  *	   bpf_object__reloc_code(), bpf_object__create_map(),
- *	   bpf_object__init_prog_arrays(); kernel/bpf/syscall.c bpf_prog_load()
+ *	   bpf_object__init_prog_arrays(), bpf_object__relocate_core();
+ *	   kernel/bpf/syscall.c bpf_prog_load()
  * Legacy SEC("maps") definitions (struct bpf_map_def), which libbpf >= 1.0
  * refuses, are read here from the ELF symbols: libbpf is handed a copy of
  * the object in which the "maps" section and the BTF (whose DATASEC "maps"
@@ -33,9 +41,10 @@
  * SHT_STRTAB, which libbpf skips) and the relocations against legacy maps
  * are cut off their relocation sections.
  *
- * Differs: CO-RE, kfuncs and externs (ksyms, kconfig) are
- *	    refused with the program, instruction and feature named; global data
- *	    maps are not mmap-able (BPF_F_MMAPABLE is dropped).
+ * Differs: kfuncs and externs (ksyms, kconfig) are refused with the
+ *	    program, instruction and feature named; CO-RE candidates come from
+ *	    one target BTF (no module BTFs); global data maps are not
+ *	    mmap-able (BPF_F_MMAPABLE is dropped).
  */
 #include <errno.h>
 #include <fcntl.h>
