@@ -1424,6 +1424,10 @@ static int object_init_slots(struct uxdp_bpf_object *obj)
 			if (inner)
 				id = inner->map->id;
 		}
+		if (!id && outer->map->map_type == BPF_MAP_TYPE_PROG_ARRAY &&
+		    uxdp_bpf_object_find_prog(obj, tname, NULL) == -EOPNOTSUPP)
+			return obj_err(obj, "map '%s': slot %u: program '%s' is not loaded (not XDP, or of a section not asked for)",
+				       outer->name, slot, tname), -EINVAL;
 		if (!id)
 			return obj_err(obj, "map '%s': slot %u: '%s' is not a %s of this object",
 				       outer->name, slot, tname,
