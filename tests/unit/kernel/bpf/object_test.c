@@ -686,6 +686,37 @@ START_TEST(test_core_builtin_btf)
 }
 END_TEST
 
+
+/*
+ * TYPE_MATCHES (bpf_core_type_matches(), which clang 14 cannot emit):
+ * core_matches.o is core_odd.o with its TYPE_EXISTS records rewritten
+ * (core_kind.py). Against the built-in BTF ethhdr___m has ethhdr's shape,
+ * ethhdr___nomatch (an 8-byte h_proto) does not: 1 and 0. The kernel
+ * differential suite compares the object with the kernel's libbpf.
+ */
+START_TEST(test_core_type_matches)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o), .data_in = pkt60, .data_size_in = 60 };
+	unsigned long long bss[24];
+	struct uxdp_bpf_object *obj;
+	char log[8192];
+	__u32 k = 0;
+	int id;
+
+	opts.btf_custom_path = core_btf();
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	obj = uxdp_bpf_object_open(obj_path("tests/bpf/differential/core_matches.o"), &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "core_odd_prog", NULL);
+	ck_assert_int_eq(uxdp_bpf_prog_test_run(id, &o), 0);
+	ck_assert_int_eq(uxdp_bpf_map_lookup_elem(uxdp_bpf_object_find_map(obj, ".bss"), &k, bss), 0);
+	ck_assert_msg(bss[11] == 1 && bss[13] == 0, "matches %llu, %llu", bss[11], bss[13]);
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("kernel/bpf/object");
@@ -703,6 +734,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_custom_section);
 	tcase_add_test(tc, test_mixed_object);
 	tcase_add_test(tc, test_core_builtin_btf);
+	tcase_add_test(tc, test_core_type_matches);
 	tcase_add_test(tc, test_oob_runtime);
 	tcase_add_loop_test(tc, test_truncated, 0, ARRAY_SIZE(damaged_objs));
 	tcase_add_loop_test(tc, test_bitflips, 0, ARRAY_SIZE(damaged_objs));
