@@ -432,14 +432,13 @@ static int composites_match(const struct btf *lb, const struct btf_type *lt, con
 		for (j = 0; j < btf_vlen(tt); j++) {
 			const struct btf_member *tm = btf_members(tt) + j;
 
-			if (!strcmp(ln, btf_name(tb, tm->name_off))) {
-				if (btf_member_bitfield_size(lt, i) != btf_member_bitfield_size(tt, j))
-					return 0;
-				err = types_match(lb, lm->type, tb, tm->type, behind_ptr, depth - 1);
-				if (err <= 0)
-					return err;
+			if (!names_match(ln, btf_name(tb, tm->name_off)))
+				continue;
+			err = types_match(lb, lm->type, tb, tm->type, behind_ptr, depth - 1);
+			if (err < 0)
+				return err;
+			if (err > 0)
 				break;
-			}
 		}
 		if (j == btf_vlen(tt))
 			return 0;
