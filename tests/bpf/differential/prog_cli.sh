@@ -100,6 +100,13 @@ for how in "sec xdp_patch_ports" "name xdp_patch_ports_prog" "type xdp"; do
 	[ "$(echo "$j" | jq -r '.retval, .maps.patched_cnt[0].value' | tr '\n' ' ')" = "2 0100000000000000 " ]
 	check "prog run $how: a custom section runs as XDP" $?
 done
+printf '%s\n' 'link add s0 type sink' "link set dev s0 xdp obj $P/xdp_patch_ports.o sec xdp_patch_ports" |
+	"$UXDP" run - >/dev/null 2>&1
+check "script: link set dev X xdp obj F sec S loads a custom section as XDP" $?
+err=$(printf '%s\n' 'link add s0 type sink' "link set dev s0 xdp obj $P/xdp_mixed.o name tc_mixed_prog" |
+	"$UXDP" run - 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "sched_cls program, not XDP"
+check "script: link set ... name of a tc program fails and says why" $?
 BTF=$P/../../kernel/bpf/core_btf.btf
 if [ -f "$BTF" ]; then
 	j=$("$UXDP" -j prog run "$P/xdp_core.o" btf "$BTF" data_in "$T/pkt" dump-maps)
