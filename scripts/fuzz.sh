@@ -30,7 +30,7 @@ seeds() {	# read-only seed directories of target $1 that exist
 	done
 	case $1 in
 	bpf) echo "$B/tests/fuzz/seeds-bpf" ;;
-	object) echo "$B/examples/progs" ;;
+	object) echo "$B/examples/progs"; echo "$B/tests/bpf/differential" ;;
 	script) echo examples ;;
 	esac
 }

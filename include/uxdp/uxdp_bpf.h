@@ -176,18 +176,41 @@ struct uxdp_bpf_object_open_opts {
 	 * the checker's log if the checker rejected the program. */
 	char *log_buf;
 	size_t log_size;
+	/*
+	 * Programs of sections libbpf does not know (SEC("xdp_prog"), ...) are
+	 * not loaded unless asked for: by function name (@xdp_prog), by
+	 * section (@xdp_sec), or all of them (@xdp_any, bpftool's `type xdp`).
+	 * Programs of other types (tc, tp_btf, ...) are never loaded; naming
+	 * one is an error. Failing to load a program asked for fails the open.
+	 */
+	const char *xdp_prog;
+	const char *xdp_sec;
+	bool xdp_any;
+	/* With @xdp_prog/@xdp_sec: load only that program (iproute2 turns
+	 * autoload off for the others); the rest stay loadable later. */
+	bool xdp_only;
+	/*
+	 * CO-RE target BTF (libbpf's btf_custom_path): raw BTF or an ELF file
+	 * with .BTF. NULL: /sys/kernel/btf/vmlinux when readable, else the BTF
+	 * uxdp ships (struct xdp_md, the net headers, the kernel structs XDP
+	 * programs read).
+	 */
+	const char *btf_custom_path;
 };
 
 /**
  * uxdp_bpf_object_open() - read a clang -target bpf object and load it
  * @path: ELF file (libbpf conventions: SEC("xdp"), SEC("xdp.frags"),
- *	  BTF-defined maps, .data/.rodata/.bss, bpf-to-bpf calls)
+ *	  SEC("xdp/devmap"), SEC("xdp/cpumap") and their .frags forms,
+ *	  BTF-defined maps, .data/.rodata/.bss, bpf-to-bpf calls, CO-RE)
  * @opts: optional, see struct uxdp_bpf_object_open_opts
  *
  * Creates every map of the object (global data initialised, .rodata
- * frozen), relocates each program to uxdp's map ids, appends the
- * subprograms it calls and passes it through the load-time checker. The
- * programs are registered and get ids.
+ * frozen), relocates each XDP program to uxdp's map ids and its CO-RE
+ * records to the target BTF, appends the subprograms it calls and passes
+ * it through the load-time checker. Loaded programs are registered and get
+ * ids; the others (other program types, unknown sections) are listed as
+ * not loaded, as libbpf's autoload off.
  *
  * Return: the object, or NULL with errno set (ENOENT, EINVAL for a
  * malformed object, EOPNOTSUPP for an unsupported feature, EACCES when the
@@ -210,6 +233,10 @@ struct uxdp_bpf_prog_desc {
 	bool frags;		/* SEC("xdp.frags"): xdp_has_frags */
 	uint32_t nr_map_ids;	/* maps the program uses (first 32 in map_ids) */
 	uint32_t map_ids[32];
+	bool loaded;		/* false: id, insn_cnt and maps are 0 */
+	const char *type;	/* "xdp" when loaded, else libbpf's type ("sched_cls", "unspec") */
+	const char *attach;	/* expected attach type ("xdp", "xdp_devmap", "xdp_cpumap") or "" */
+	const char *not_loaded;	/* why not, or NULL */
 };
 
 struct uxdp_bpf_map_desc {
@@ -234,10 +261,23 @@ UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned in
  * @name: function name, or NULL
  * @sec: section name, or NULL (with both NULL: the first program)
  *
- * Return: the program's id, -ENOENT, or -EINVAL if @sec matches several.
+ * Loaded programs only. Return: the program's id, -ENOENT, -EOPNOTSUPP (it
+ * exists but is not loaded), or -EINVAL if @sec matches several.
  */
 UXDP_API int uxdp_bpf_object_find_prog(const struct uxdp_bpf_object *obj, const char *name,
 				       const char *sec);
+/**
+ * uxdp_bpf_object_load_xdp() - load programs of unknown sections as XDP
+ * @name: function name, or NULL
+ * @sec: section, or NULL (both NULL: every program of an unknown section)
+ * @log: on failure, why (program, instruction, reason); may be NULL
+ *
+ * What iproute2's `sec` and bpftool's `type xdp` do after the open, for an
+ * object already open. Programs of other types are refused by name.
+ * Return: how many programs were loaded (0: already loaded), or -errno.
+ */
+UXDP_API int uxdp_bpf_object_load_xdp(struct uxdp_bpf_object *obj, const char *name,
+				      const char *sec, char *log, size_t log_size);
 /** uxdp_bpf_object_map_cnt() - number of maps in @obj (inner map templates excluded). */
 UXDP_API unsigned int uxdp_bpf_object_map_cnt(const struct uxdp_bpf_object *obj);
 /** uxdp_bpf_object_map() - map @idx. Return: 0 or -ENOENT. */

@@ -12,10 +12,15 @@
  *
  * Kernel: kernel/bpf/cpumap.c cpu_map_alloc(), cpu_map_update_elem(),
  *         cpu_map_delete_elem(), cpu_map_redirect()
- * Differs: max_entries is capped at uxdp's NR_CPUS; updates do not start a
- *          kthread; redirects always miss (see above).
+ * max_entries goes up to the kernel's NR_CPUS (CONFIG_NR_CPUS: the running
+ * kernel's /sys/devices/system/cpu/kernel_max + 1, else 8192, the x86-64
+ * MAXSMP value); slots from num_possible_cpus() on refuse updates with
+ * -ENODEV, as the kernel's impossible CPUs do.
+ *
+ * Differs: updates do not start a kthread; redirects always miss (see above).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +47,31 @@ static inline struct bpf_cpu_map *to_cmap(const struct bpf_map *map)
 	return container_of(map, struct bpf_cpu_map, map);
 }
 
+#define CPUMAP_NR_CPUS_DEFAULT	8192
+
+/* The kernel's NR_CPUS, which bounds a CPUMAP; read once. */
+static u32 cpumap_nr_cpus(void)
+{
+	static u32 nr;
+	u32 v = __atomic_load_n(&nr, __ATOMIC_RELAXED);
+	unsigned int max;
+	FILE *f;
+
+	if (v)
+		return v;
+	v = CPUMAP_NR_CPUS_DEFAULT;
+	f = fopen("/sys/devices/system/cpu/kernel_max", "re");
+	if (f) {
+		if (fscanf(f, "%u", &max) == 1 && max < (1U << 20))
+			v = max + 1;
+		fclose(f);
+	}
+	if (v < NR_CPUS)
+		v = NR_CPUS;
+	__atomic_store_n(&nr, v, __ATOMIC_RELAXED);
+	return v;
+}
+
 static struct bpf_map *cpu_map_alloc(union bpf_attr *attr)
 {
 	u32 value_size = attr->value_size;
@@ -52,7 +82,7 @@ static struct bpf_map *cpu_map_alloc(union bpf_attr *attr)
 	     value_size != offsetofend(struct bpf_cpumap_val, bpf_prog.fd)) ||
 	    attr->map_flags & ~BPF_F_NUMA_NODE)
 		return ERR_PTR(-EINVAL);
-	if (attr->max_entries > NR_CPUS)
+	if (attr->max_entries > cpumap_nr_cpus())
 		return ERR_PTR(-E2BIG);
 
 	cmap = calloc(1, sizeof(*cmap));

@@ -7,8 +7,14 @@
  * libbpf reads the object model (programs and their sections, BTF-defined
  * maps, global data maps with their initial values, inner map shapes);
  * libelf gives what libbpf only resolves while loading into the kernel: the
- * relocation sections. For each program this file
- *   1. copies the function's instructions out of its section,
+ * relocation sections. Programs libbpf types XDP load; programs of sections
+ * it does not know load as XDP when asked for (by name, section or "any",
+ * as iproute2 and bpftool set_type() them); programs of other types are
+ * listed, not loaded (libbpf's autoload off). For each program loaded this
+ * file
+ *   1. copies the function's instructions out of its section and applies
+ *      the CO-RE records of .BTF.ext to it (kernel/bpf/relo_core.c) against
+ *      btf_custom_path, /sys/kernel/btf/vmlinux or uxdp's built-in BTF,
  *   2. rewrites ld_imm64 against map symbols to BPF_PSEUDO_MAP_FD and
  *      against data sections to BPF_PSEUDO_MAP_VALUE (imm = uxdp map id,
  *      next imm = offset), as bpf_object__relocate_data() does,
@@ -19,13 +25,15 @@
  * Declarative initial values of PROG_ARRAY and *_OF_MAPS slots (relocations
  * in .rel.maps, libbpf's init_slots) are applied after all programs load.
  *
- * Roadmap: uxdp_bpf_object_open() -> object_elf_init() -> object_check_core()
- * -> object_create_maps() -> object_load_progs() (object_link_prog(),
- * object_relocate_insn()) -> object_init_slots().
+ * Roadmap: uxdp_bpf_object_open() -> object_elf_init() -> object_read_core()
+ * -> object_create_maps() -> object_load_progs() (object_load_prog(),
+ * object_link_prog(): object_core_chunk(), link_relocate_insn()) ->
+ * object_init_slots(); uxdp_bpf_object_load_xdp() -> object_load_wanted().
  *
  * Kernel: tools/lib/bpf/libbpf.c bpf_object__relocate_data(),
  *	   bpf_object__reloc_code(), bpf_object__create_map(),
- *	   bpf_object__init_prog_arrays(); kernel/bpf/syscall.c bpf_prog_load()
+ *	   bpf_object__init_prog_arrays(), bpf_object__relocate_core();
+ *	   kernel/bpf/syscall.c bpf_prog_load()
  * Legacy SEC("maps") definitions (struct bpf_map_def), which libbpf >= 1.0
  * refuses, are read here from the ELF symbols: libbpf is handed a copy of
  * the object in which the "maps" section and the BTF (whose DATASEC "maps"
@@ -33,9 +41,10 @@
  * SHT_STRTAB, which libbpf skips) and the relocations against legacy maps
  * are cut off their relocation sections.
  *
- * Differs: CO-RE, kfuncs and externs (ksyms, kconfig) are
- *	    refused with the program, instruction and feature named; global data
- *	    maps are not mmap-able (BPF_F_MMAPABLE is dropped).
+ * Differs: kfuncs and externs (ksyms, kconfig) are refused with the
+ *	    program, instruction and feature named; CO-RE candidates come from
+ *	    one target BTF (no module BTFs); global data maps are not
+ *	    mmap-able (BPF_F_MMAPABLE is dropped).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +61,7 @@
 #include <bpf/libbpf.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_core.h>
 #include <linux/filter.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
@@ -80,10 +90,20 @@ struct obj_map {
 	bool internal;
 };
 
+/* Why a program of the object is not loaded (libbpf: autoload off). */
+enum obj_prog_state {
+	OBJ_PROG_LOADED,
+	OBJ_PROG_OTHER_TYPE,		/* a section of another program type (tc, tp_btf, ...) */
+	OBJ_PROG_UNKNOWN_SEC,		/* a section libbpf does not know: XDP when asked for */
+	OBJ_PROG_NOT_ASKED,		/* XDP, but only the program asked for loads (xdp_only) */
+};
+
 struct obj_prog {
 	char *name;
 	char *sec;
-	struct bpf_prog *prog;		/* one reference */
+	struct bpf_program *lp;		/* libbpf's view */
+	struct bpf_prog *prog;		/* one reference, NULL unless loaded */
+	enum obj_prog_state state;
 	bool frags;
 };
 
@@ -116,6 +136,12 @@ struct uxdp_bpf_object {
 	char *log;			/* caller's log buffer, may be NULL */
 	size_t log_size;
 	bool failed;			/* first error recorded */
+	struct btf *local_btf;		/* .BTF as clang wrote it (CO-RE local types) */
+	struct btf *targ_btf;		/* CO-RE target, opened at the first relocation */
+	char *btf_path;			/* target BTF file (btf_custom_path), or NULL */
+	const char *targ_name;		/* what the target BTF is, for messages */
+	struct core_relo *relos;	/* CO-RE records of .BTF.ext */
+	unsigned int nr_relos;
 };
 
 static __printf(2, 3) int obj_err(struct uxdp_bpf_object *obj, const char *fmt, ...)
@@ -513,9 +539,11 @@ static int object_check_btf(struct uxdp_bpf_object *obj)
 		if (!ok)
 			err = -EINVAL;
 	}
-	btf__free(btf);
-	if (err)
+	if (err) {
+		btf__free(btf);
 		return obj_err(obj, "malformed .BTF: type [%u] is invalid", id), err;
+	}
+	obj->local_btf = btf;
 	return 0;
 }
 
@@ -535,46 +563,40 @@ struct btf_ext_hdr {
 	u32 core_relo_len;
 };
 
-static const char *object_prog_at(struct uxdp_bpf_object *obj, const char *sec, u32 insn_off,
-				  u32 *insn_idx)
-{
-	struct bpf_program *p;
-	GElf_Sym sym;
-	size_t i;
+/* A poisoned instruction of the program being linked, for the checker's log. */
+struct core_poison {
+	u32 idx;
+	char desc[256];
+};
 
-	*insn_idx = insn_off / BPF_INSN_SZ;
-	for (i = 1; i < obj->nr_syms; i++) {
-		const char *name;
+struct link_state {
+	struct bpf_insn *insns;
+	u32 cnt, cap;
+	struct link_chunk *chunks;
+	u32 nr_chunks, cap_chunks;
+	const char *prog;
+	struct core_poison poison[8];
+	u32 nr_poison;
+};
 
-		if (!elf_sym(obj, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-			continue;
-		name = elf_sec_name(obj, sym.st_shndx);
-		if (!name || strcmp(name, sec))
-			continue;
-		if (insn_off >= sym.st_value && insn_off < sym.st_value + sym.st_size) {
-			*insn_idx = (insn_off - sym.st_value) / BPF_INSN_SZ;
-			name = elf_sym_name(obj, &sym);
-			bpf_object__for_each_program(p, obj->lobj)
-				if (!strcmp(bpf_program__name(p), name))
-					return bpf_program__name(p);
-			return name;
-		}
-	}
-	return sec;
-}
+/* One struct bpf_core_relo record and the section it applies to. */
+struct core_relo {
+	const char *sec;		/* in local_btf's strings */
+	struct bpf_core_relo r;
+};
 
 /*
- * CO-RE relocations would need the running kernel's BTF; uxdp has none.
- * Refuse the object naming the first one.
+ * Read the CO-RE records of .BTF.ext; they are applied per function while
+ * linking (object_core_chunk()), so records of programs that are not
+ * loaded are never looked at, as with libbpf's autoload off.
  */
-static int object_check_core(struct uxdp_bpf_object *obj)
+static int object_read_core(struct uxdp_bpf_object *obj)
 {
-	const struct btf *btf = bpf_object__btf(obj->lobj);
 	struct btf_ext_hdr hdr;
 	Elf_Data *data = NULL;
 	const u8 *p, *end;
 	u32 rec_size;
-	size_t i;
+	size_t i, n = 0;
 
 	for (i = 1; i < obj->shnum; i++) {
 		const char *name = elf_sec_name(obj, i);
@@ -593,36 +615,127 @@ static int object_check_core(struct uxdp_bpf_object *obj)
 	if ((u64)hdr.hdr_len + hdr.core_relo_off + hdr.core_relo_len > data->d_size ||
 	    hdr.core_relo_len < 4)
 		return obj_err(obj, "malformed .BTF.ext: CO-RE relocations out of bounds"), -EINVAL;
+	if (!obj->local_btf)
+		return obj_err(obj, "malformed .BTF.ext: CO-RE relocations without .BTF"), -EINVAL;
 	p = (const u8 *)data->d_buf + hdr.hdr_len + hdr.core_relo_off;
 	end = p + hdr.core_relo_len;
 	memcpy(&rec_size, p, 4);
 	p += 4;
-	if (rec_size < 16)
+	if (rec_size < sizeof(struct bpf_core_relo) || rec_size > 256)
 		return obj_err(obj, "malformed .BTF.ext: CO-RE record size %u", rec_size), -EINVAL;
-	while (p + 8 <= end) {
-		u32 sec_off, num, insn_off, type_id, kind, idx;
-		const char *sec, *prog, *tname = "?";
-		const struct btf_type *t;
+	/* two passes: count, then fill */
+	for (int pass = 0; pass < 2; pass++) {
+		const u8 *q = p;
 
-		memcpy(&sec_off, p, 4);
-		memcpy(&num, p + 4, 4);
-		p += 8;
-		if (!num)
+		if (pass) {
+			obj->relos = calloc(n ? n : 1, sizeof(*obj->relos));
+			if (!obj->relos)
+				return -ENOMEM;
+		}
+		while (q < end) {
+			u32 sec_off, num, k;
+			const char *sec;
+
+			if (end - q < 8)
+				return obj_err(obj, "malformed .BTF.ext: CO-RE section header cut"), -EINVAL;
+			memcpy(&sec_off, q, 4);
+			memcpy(&num, q + 4, 4);
+			q += 8;
+			if ((u64)num * rec_size > (u64)(end - q))
+				return obj_err(obj, "malformed .BTF.ext: CO-RE section overruns"), -EINVAL;
+			sec = btf__name_by_offset(obj->local_btf, sec_off);
+			if (!sec || !*sec)
+				return obj_err(obj, "malformed .BTF.ext: CO-RE section name at %u", sec_off),
+				       -EINVAL;
+			for (k = 0; k < num; k++, q += rec_size) {
+				struct core_relo *cr;
+
+				if (!pass) {
+					n++;
+					continue;
+				}
+				cr = &obj->relos[obj->nr_relos++];
+				cr->sec = sec;
+				memcpy(&cr->r, q, sizeof(cr->r));
+			}
+		}
+	}
+	return 0;
+}
+
+/* kernel/bpf/core_btf.bpf.c's BTF, generated at build time (absent without clang) */
+extern const unsigned char uxdp_core_btf[] __attribute__((weak));
+extern const unsigned int uxdp_core_btf_len __attribute__((weak));
+
+/* The CO-RE target: btf FILE, else the running kernel's, else uxdp's own. */
+static int object_targ_btf(struct uxdp_bpf_object *obj)
+{
+	if (obj->targ_btf || obj->targ_name)
+		return 0;
+	if (obj->btf_path) {
+		obj->targ_btf = btf__parse(obj->btf_path, NULL);
+		if (!obj->targ_btf)
+			return obj_err(obj, "btf %s: cannot read a BTF from it: %s", obj->btf_path,
+				       strerror(errno)), -EINVAL;
+		obj->targ_name = obj->btf_path;
+		return 0;
+	}
+	if (!access("/sys/kernel/btf/vmlinux", R_OK)) {
+		obj->targ_btf = btf__parse("/sys/kernel/btf/vmlinux", NULL);
+		if (obj->targ_btf) {
+			obj->targ_name = "/sys/kernel/btf/vmlinux";
+			return 0;
+		}
+	}
+	if (uxdp_core_btf && &uxdp_core_btf_len)
+		obj->targ_btf = btf__new(uxdp_core_btf, uxdp_core_btf_len);
+	obj->targ_name = obj->targ_btf ? "uxdp's built-in BTF" : "(no target BTF)";
+	return 0;
+}
+
+/* Apply the CO-RE records of chunk @c (a function copied to the program). */
+static int object_core_chunk(struct uxdp_bpf_object *obj, struct link_state *ls,
+			     const struct link_chunk *c)
+{
+	const char *sec = elf_sec_name(obj, c->shndx);
+	unsigned int i;
+	int err;
+
+	for (i = 0; sec && i < obj->nr_relos; i++) {
+		const struct core_relo *cr = &obj->relos[i];
+		struct bpf_core_relo_res res;
+		char why[256] = "";
+		u32 insn, idx;
+
+		if (strcmp(cr->sec, sec) || cr->r.insn_off % BPF_INSN_SZ)
 			continue;
-		if ((u64)num * rec_size > (u64)(end - p))
-			return obj_err(obj, "malformed .BTF.ext: CO-RE section overruns"), -EINVAL;
-		memcpy(&insn_off, p, 4);
-		memcpy(&type_id, p + 4, 4);
-		memcpy(&kind, p + 12, 4);
-		sec = btf ? btf__name_by_offset(btf, sec_off) : NULL;
-		if (!sec)
-			sec = "?";
-		t = btf ? btf__type_by_id(btf, type_id) : NULL;
-		if (t)
-			tname = btf__name_by_offset(btf, t->name_off) ?: "?";
-		prog = object_prog_at(obj, sec, insn_off, &idx);
-		return obj_err(obj, "prog '%s': insn %u: CO-RE relocation (kind %u) against type '%s' is not supported (no kernel BTF in uxdp)",
-			       prog, idx, kind, tname), -EOPNOTSUPP;
+		insn = cr->r.insn_off / BPF_INSN_SZ;
+		if (insn < c->sec_insn_off || insn >= c->sec_insn_off + c->cnt)
+			continue;
+		idx = c->out_off + insn - c->sec_insn_off;
+		if (cr->r.kind != BPF_CORE_TYPE_ID_LOCAL) {
+			err = object_targ_btf(obj);
+			if (err)
+				return err;
+		}
+		err = bpf_core_calc_relo(obj->local_btf, obj->targ_btf, &cr->r, &res, why,
+					 sizeof(why));
+		if (err)
+			return obj_err(obj, "prog '%s': insn %u: %s", ls->prog, idx, why), err;
+		err = bpf_core_patch_insn(&ls->insns[idx], c->out_off + c->cnt - idx, cr->r.kind,
+					  &res, why, sizeof(why));
+		if (err)
+			return obj_err(obj, "prog '%s': insn %u: CO-RE %s relocation of %s: %s",
+				       ls->prog, idx, bpf_core_kind_str(cr->r.kind), res.desc, why),
+			       err;
+		if (res.poison && ls->nr_poison < ARRAY_SIZE(ls->poison)) {
+			struct core_poison *cp = &ls->poison[ls->nr_poison++];
+
+			cp->idx = idx;
+			snprintf(cp->desc, sizeof(cp->desc),
+				 "CO-RE %s relocation of %s has no match in %s",
+				 bpf_core_kind_str(cr->r.kind), res.desc, obj->targ_name);
+		}
 	}
 	return 0;
 }
@@ -791,13 +904,6 @@ static int object_create_maps(struct uxdp_bpf_object *obj)
 
 /* ---- programs ------------------------------------------------------------ */
 
-struct link_state {
-	struct bpf_insn *insns;
-	u32 cnt, cap;
-	struct link_chunk *chunks;
-	u32 nr_chunks, cap_chunks;
-	const char *prog;
-};
 
 static int link_append(struct uxdp_bpf_object *obj, struct link_state *ls, int shndx,
 		       const GElf_Sym *fn, u32 *out_off)
@@ -966,6 +1072,9 @@ static int object_link_prog(struct uxdp_bpf_object *obj, struct link_state *ls)
 		size_t nrel = 0, r;
 		GElf_Shdr rsh;
 
+		err = object_core_chunk(obj, ls, &c);
+		if (err)
+			return err;
 		if (relsec) {
 			if (!rd || !elf_sec_shdr(obj, relsec, &rsh) || !rsh.sh_entsize)
 				return obj_err(obj, "malformed ELF: relocation section %zu", relsec),
@@ -1022,11 +1131,33 @@ static int object_link_prog(struct uxdp_bpf_object *obj, struct link_state *ls)
 	return 0;
 }
 
-static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
+/* The checker's log, with each poisoned CO-RE instruction it reached explained. */
+static void object_check_failed(struct uxdp_bpf_object *obj, const struct link_state *ls,
+				int err, const char *log)
 {
-	struct obj_prog *op = &obj->progs[obj->nr_progs];
-	const char *name = bpf_program__name(p);
-	const char *sec = bpf_program__section_name(p);
+	char poison[64];
+	u32 i;
+
+	snprintf(poison, sizeof(poison), "%d", BPF_CORE_POISON_IMM);
+	for (i = 0; i < ls->nr_poison && strstr(log, poison); i++) {
+		char at[32];
+
+		/* the checker prints the instruction as "N: (85) call ..." */
+		snprintf(at, sizeof(at), "%u: (85)", ls->poison[i].idx);
+		if (ls->nr_poison > 1 && !strstr(log, at))
+			continue;
+		obj_err(obj, "prog '%s': insn %u: %s (the instruction is poisoned and reachable); rejected by the checker (%s):\n%s",
+			ls->prog, ls->poison[i].idx, ls->poison[i].desc, strerror(-err), log);
+		return;
+	}
+	obj_err(obj, "prog '%s': rejected by the checker (%s):\n%s", ls->prog, strerror(-err), log);
+}
+
+/* Link, relocate and check program @op as XDP. */
+static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
+{
+	struct bpf_program *p = op->lp;
+	const char *name = op->name, *sec = op->sec;
 	struct link_state ls = { .prog = name };
 	struct bpf_prog *prog = NULL;
 	char *log = NULL;
@@ -1035,14 +1166,6 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
 	size_t i;
 	u32 off;
 
-	op->name = strdup(name);
-	op->sec = strdup(sec);
-	obj->nr_progs++;
-	if (!op->name || !op->sec)
-		return -ENOMEM;
-	if (bpf_program__type(p) != BPF_PROG_TYPE_XDP)
-		return obj_err(obj, "prog '%s': section '%s' is not an XDP program (only SEC(\"xdp\") and SEC(\"xdp.frags\") are supported)",
-			       name, sec), -EOPNOTSUPP;
 	/* libbpf adds BPF_F_XDP_HAS_FRAGS for "xdp.frags[/...]" only at load */
 	op->frags = (bpf_program__flags(p) & BPF_F_XDP_HAS_FRAGS) ||
 		    !strcmp(sec, "xdp.frags") || !strncmp(sec, "xdp.frags/", 10);
@@ -1088,7 +1211,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
 	}
 	err = bpf_check(&prog, log, 8192);
 	if (err) {
-		obj_err(obj, "prog '%s': rejected by the checker (%s):\n%s", name, strerror(-err), log);
+		object_check_failed(obj, &ls, err, log);
 		goto out;
 	}
 	err = bpf_prog_alloc_id(prog);
@@ -1097,6 +1220,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct bpf_program *p)
 		goto out;
 	}
 	op->prog = prog;
+	op->state = OBJ_PROG_LOADED;
 	prog = NULL;
 	err = 0;
 out:
@@ -1108,10 +1232,67 @@ out:
 	return err;
 }
 
-static int object_load_progs(struct uxdp_bpf_object *obj)
+static const char *obj_prog_type_str(const struct obj_prog *op)
+{
+	enum bpf_prog_type t = bpf_program__type(op->lp);
+
+	if (op->state == OBJ_PROG_LOADED)
+		return "xdp";
+	if (t == BPF_PROG_TYPE_UNSPEC)
+		return "unspec";
+	return libbpf_bpf_prog_type_str(t) ?: "unknown";
+}
+
+/*
+ * Whether a request (function name, section, or every program of an
+ * unknown section with @any) names @op.
+ */
+static bool obj_prog_wanted(const struct obj_prog *op, const char *name, const char *sec,
+			    bool any)
+{
+	if (name)
+		return !strcmp(op->name, name);
+	if (sec)
+		return !strcmp(op->sec, sec);
+	return any;
+}
+
+/*
+ * Load as XDP the programs that are not loaded yet and that @name/@sec
+ * (or @any: all of an unknown section) ask for, as iproute2 (`sec`) and
+ * bpftool (`type xdp`) do with bpf_program__set_type(). Return: how many
+ * were loaded, or -errno.
+ */
+static int object_load_wanted(struct uxdp_bpf_object *obj, const char *name, const char *sec,
+			      bool any)
+{
+	unsigned int i;
+	int n = 0, err;
+
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *op = &obj->progs[i];
+
+		if (op->state == OBJ_PROG_LOADED || !obj_prog_wanted(op, name, sec, any))
+			continue;
+		if (op->state == OBJ_PROG_OTHER_TYPE) {
+			if (any)
+				continue;
+			return obj_err(obj, "prog '%s': section '%s' is a %s program, not XDP: not loaded",
+				       op->name, op->sec, obj_prog_type_str(op)), -EOPNOTSUPP;
+		}
+		err = object_load_prog(obj, op);
+		if (err)
+			return err;
+		n++;
+	}
+	return n;
+}
+
+static int object_load_progs(struct uxdp_bpf_object *obj,
+			     const struct uxdp_bpf_object_open_opts *opts)
 {
 	struct bpf_program *p;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 	int err;
 
 	bpf_object__for_each_program(p, obj->lobj)
@@ -1122,9 +1303,39 @@ static int object_load_progs(struct uxdp_bpf_object *obj)
 	if (!obj->progs)
 		return -ENOMEM;
 	bpf_object__for_each_program(p, obj->lobj) {
-		err = object_load_prog(obj, p);
+		struct obj_prog *op = &obj->progs[obj->nr_progs++];
+		enum bpf_prog_type t = bpf_program__type(p);
+
+		op->lp = p;
+		op->name = strdup(bpf_program__name(p));
+		op->sec = strdup(bpf_program__section_name(p));
+		if (!op->name || !op->sec)
+			return -ENOMEM;
+		op->state = t == BPF_PROG_TYPE_XDP ? OBJ_PROG_LOADED :
+			    t == BPF_PROG_TYPE_UNSPEC ? OBJ_PROG_UNKNOWN_SEC : OBJ_PROG_OTHER_TYPE;
+	}
+	for (i = 0; i < obj->nr_progs; i++) {
+		struct obj_prog *op = &obj->progs[i];
+
+		if (op->state != OBJ_PROG_LOADED)
+			continue;
+		op->state = OBJ_PROG_NOT_ASKED;		/* until it is */
+		if (opts->xdp_only && (opts->xdp_prog || opts->xdp_sec) &&
+		    !obj_prog_wanted(op, opts->xdp_prog, opts->xdp_sec, false))
+			continue;
+		err = object_load_prog(obj, op);
 		if (err)
 			return err;
+	}
+	if (opts->xdp_prog || opts->xdp_sec || opts->xdp_any) {
+		err = object_load_wanted(obj, opts->xdp_prog, opts->xdp_prog ? NULL : opts->xdp_sec,
+					 opts->xdp_any && !opts->xdp_prog && !opts->xdp_sec);
+		if (err < 0)
+			return err;
+		if (!err && (opts->xdp_prog || opts->xdp_sec) &&
+		    uxdp_bpf_object_find_prog(obj, opts->xdp_prog, opts->xdp_sec) < 0)
+			return obj_err(obj, "no program %s '%s'", opts->xdp_prog ? "named" : "in section",
+				       opts->xdp_prog ?: opts->xdp_sec), -ENOENT;
 	}
 	return 0;
 }
@@ -1205,7 +1416,7 @@ static int object_init_slots(struct uxdp_bpf_object *obj)
 		tname = elf_sym_name(obj, &tsym);
 		if (outer->map->map_type == BPF_MAP_TYPE_PROG_ARRAY) {
 			for (i = 0; i < obj->nr_progs; i++)
-				if (!strcmp(obj->progs[i].name, tname))
+				if (obj->progs[i].prog && !strcmp(obj->progs[i].name, tname))
 					id = obj->progs[i].prog->aux->id;
 		} else {
 			struct obj_map *inner = object_find_map_sym(obj, tname);
@@ -1213,6 +1424,10 @@ static int object_init_slots(struct uxdp_bpf_object *obj)
 			if (inner)
 				id = inner->map->id;
 		}
+		if (!id && outer->map->map_type == BPF_MAP_TYPE_PROG_ARRAY &&
+		    uxdp_bpf_object_find_prog(obj, tname, NULL) == -EOPNOTSUPP)
+			return obj_err(obj, "map '%s': slot %u: program '%s' is not loaded (not XDP, or of a section not asked for)",
+				       outer->name, slot, tname), -EINVAL;
 		if (!id)
 			return obj_err(obj, "map '%s': slot %u: '%s' is not a %s of this object",
 				       outer->name, slot, tname,
@@ -1291,6 +1506,10 @@ UXDP_API void uxdp_bpf_object_close(struct uxdp_bpf_object *obj)
 	free(obj->progs);
 	free(obj->maps);
 	bpf_object__close(obj->lobj);
+	btf__free(obj->local_btf);
+	btf__free(obj->targ_btf);
+	free(obj->relos);
+	free(obj->btf_path);
 	if (obj->elf)
 		elf_end(obj->elf);
 	if (obj->lbuf != obj->buf)
@@ -1304,6 +1523,7 @@ UXDP_API struct uxdp_bpf_object *
 uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, lopts);
+	struct uxdp_bpf_object_open_opts o = { .sz = sizeof(o) };
 	struct uxdp_bpf_object *obj;
 	libbpf_print_fn_t old_print;
 	const char *base;
@@ -1320,13 +1540,15 @@ uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *o
 		return NULL;
 	}
 	obj->path = strdup(path);
-	if (opts && opts->sz >= offsetof(struct uxdp_bpf_object_open_opts, log_size) + sizeof(size_t)) {
-		obj->log = opts->log_buf;
-		obj->log_size = opts->log_size;
-		if (obj->log && obj->log_size)
-			obj->log[0] = 0;
-	}
-	if (!obj->path) {
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	obj->log = o.log_buf;
+	obj->log_size = o.log_size;
+	if (obj->log && obj->log_size)
+		obj->log[0] = 0;
+	if (o.btf_custom_path)
+		obj->btf_path = strdup(o.btf_custom_path);
+	if (!obj->path || (o.btf_custom_path && !obj->btf_path)) {
 		err = -ENOMEM;
 		goto out_close;
 	}
@@ -1365,9 +1587,9 @@ uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *o
 			err = -EINVAL;
 		goto out_close;
 	}
-	err = object_check_core(obj);
+	err = object_read_core(obj);
 	err = err ?: object_create_maps(obj);
-	err = err ?: object_load_progs(obj);
+	err = err ?: object_load_progs(obj, &o);
 	err = err ?: object_init_slots(obj);
 	if (err)
 		goto out_close;
@@ -1395,8 +1617,26 @@ UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned in
 	if (!obj || idx >= obj->nr_progs)
 		return -ENOENT;
 	op = &obj->progs[idx];
+	memset(desc, 0, sizeof(*desc));
 	desc->name = op->name;
 	desc->sec = op->sec;
+	desc->loaded = op->state == OBJ_PROG_LOADED;
+	desc->type = obj_prog_type_str(op);
+	switch (bpf_program__expected_attach_type(op->lp)) {
+	case BPF_XDP:
+	case BPF_XDP_DEVMAP:
+	case BPF_XDP_CPUMAP:
+		desc->attach = libbpf_bpf_attach_type_str(bpf_program__expected_attach_type(op->lp));
+		break;
+	default:
+		desc->attach = "";
+	}
+	if (!desc->loaded) {
+		desc->not_loaded = op->state == OBJ_PROG_OTHER_TYPE ? "not an XDP program" :
+				   op->state == OBJ_PROG_NOT_ASKED ? "not asked for" :
+			"section unknown to libbpf: XDP when asked for (sec, name or type xdp)";
+		return 0;
+	}
 	desc->id = op->prog->aux->id;
 	desc->insn_cnt = op->prog->len;
 	desc->frags = op->frags;
@@ -1417,17 +1657,44 @@ UXDP_API int uxdp_bpf_object_find_prog(const struct uxdp_bpf_object *obj, const 
 	for (i = 0; i < obj->nr_progs; i++) {
 		const struct obj_prog *op = &obj->progs[i];
 
-		if (name && !strcmp(op->name, name))
-			return op->prog->aux->id;
-		if (!name && sec && !strcmp(op->sec, sec)) {
-			if (found > 0)
-				return -EINVAL;
-			found = op->prog->aux->id;
+		if (!obj_prog_wanted(op, name, sec, true))
+			continue;
+		if (!op->prog) {
+			if (name || found == -ENOENT)
+				found = -EOPNOTSUPP;
+			if (name)
+				return found;
+			continue;
 		}
+		if (name || (!name && !sec))
+			return op->prog->aux->id;
+		if (found > 0)
+			return -EINVAL;
+		found = op->prog->aux->id;
 	}
-	if (!name && !sec)
-		return obj->progs[0].prog->aux->id;
 	return found;
+}
+
+UXDP_API int uxdp_bpf_object_load_xdp(struct uxdp_bpf_object *obj, const char *name,
+				      const char *sec, char *log, size_t log_size)
+{
+	int n;
+
+	if (!obj)
+		return -EINVAL;
+	obj->log = log;
+	obj->log_size = log_size;
+	obj->failed = false;
+	if (log && log_size)
+		log[0] = 0;
+	n = object_load_wanted(obj, name, name ? NULL : sec, !name && !sec);
+	if (n == 0 && (name || sec) && uxdp_bpf_object_find_prog(obj, name, sec) < 0) {
+		obj_err(obj, "no program %s '%s'", name ? "named" : "in section", name ?: sec);
+		n = -ENOENT;
+	}
+	obj->log = NULL;
+	obj->log_size = 0;
+	return n;
 }
 
 UXDP_API unsigned int uxdp_bpf_object_map_cnt(const struct uxdp_bpf_object *obj)

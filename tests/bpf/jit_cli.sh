@@ -58,7 +58,7 @@ check "prog show text: hardened on the jited line" $?
 
 # every program of every example object, both runtimes
 for obj in "$P"/*.o; do
-	names=$("$UXDP" -j prog show "$obj" 2>/dev/null | jq -r '.programs[].name' 2>/dev/null) || continue
+	names=$("$UXDP" -j prog show "$obj" 2>/dev/null | jq -r '.programs[] | select(.loaded) | .name' 2>/dev/null) || continue
 	for name in $names; do
 		for pkt in udp tcp arp runt; do
 			a=$(UXDP_BPF_JIT=0 "$UXDP" -j prog run "$obj" name "$name" data_in "$T/$pkt" \

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: object loading. The input is an ELF file (seeds: the
- * examples/progs objects); it is opened with uxdp_bpf_object_open() through
- * a memfd. Whatever opens has its programs run once over a small packet
- * (mutated objects carry mutated programs the checker accepted), and after
- * uxdp_bpf_object_close() no map may be left alive.
+ * examples/progs objects and the loader's test objects of
+ * tests/bpf/differential: CO-RE records of every kind, BTF with anonymous
+ * unions, bitfields, flavours, mixed objects, custom sections); it is
+ * opened with uxdp_bpf_object_open() through a memfd, custom sections as
+ * XDP, CO-RE against uxdp's built-in BTF. Whatever opens has its loaded
+ * programs run once over a small packet (mutated objects carry mutated
+ * programs the checker accepted), and after uxdp_bpf_object_close() no map
+ * may be left alive.
  *
  * Kernel: tools/lib/bpf/libbpf.c (object reading), kernel/bpf/syscall.c
  *	   bpf_prog_load()
@@ -57,6 +61,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct uxdp_bpf_object_open_opts opts = {
 		.sz = sizeof(opts), .log_buf = log_buf, .log_size = sizeof(log_buf),
+		.xdp_any = true,
+#ifdef UXDP_CORE_BTF
+		.btf_custom_path = UXDP_CORE_BTF,
+#endif
 	};
 	static const uint8_t pkt[64] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0, 1,
 					 0x08, 0x00, 0x45, 0x00, 0x00, 50 };
@@ -88,6 +96,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (uxdp_bpf_object_prog(obj, i, &desc))
 			fuzz_bug("prog %u of %u", i, uxdp_bpf_object_prog_cnt(obj));
+		if (!desc.loaded)
+			continue;
 		err = uxdp_bpf_prog_test_run(desc.id, &topts);
 		/* DEVMAP/CPUMAP programs are refused by test_run, as in the kernel */
 		fuzz_assert(!err || err == -EINVAL || err == -ENOMEM, "test run %s: %d",

@@ -77,6 +77,16 @@ static int link_set_xdp(const char *dev, int argc, char **argv, bool generic)
 		return EXIT_USAGE;
 	}
 	id = uxdp_bpf_object_find_prog(obj, name, sec);
+	if ((id == -EOPNOTSUPP || id == -ENOENT) && (name || sec)) {
+		/* a section libbpf does not know: XDP since it is asked for (iproute2) */
+		int n = uxdp_bpf_object_load_xdp(obj, name, sec, err, sizeof(err));
+
+		if (n < 0) {
+			script_err("%s", err);
+			return EXIT_USAGE;
+		}
+		id = uxdp_bpf_object_find_prog(obj, name, sec);
+	}
 	if (id < 0) {
 		script_err("%s: no program %s%s%s", obj_path, name ? name : sec ? "in section " : "",
 			   name ? "" : sec ? sec : "", id == -EINVAL ? " (several match: use name PROG)" : "");

@@ -2,12 +2,17 @@
 /*
  * `uxdp prog ...`: bpftool's prog object for XDP object files.
  *
- *   uxdp prog show OBJ
- *   uxdp prog run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE]
+ *   uxdp prog show OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]
+ *   uxdp prog run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]
+ *                 data_in FILE [data_out FILE]
  *                 [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N]
  *                 [map NAME key HEX value HEX]... [dump-maps] [hardened]
  *
- * `show` lists programs and maps as `bpftool prog show` / `map show` do;
+ * `show` lists programs and maps as `bpftool prog show` / `map show` do,
+ * with the programs that are not loaded (other types, unknown sections);
+ * a program of a section libbpf does not know loads as XDP when named by
+ * `name`/`sec` (iproute2) or with `type xdp` (bpftool prog load); `btf`
+ * is the CO-RE target (libbpf's btf_custom_path);
  * `run` is `bpftool prog run` (BPF_PROG_TEST_RUN) plus map pre-loading and
  * a dump of every map after the run. '-' is stdin for data_in/ctx_in and
  * stdout for data_out/ctx_out. `hardened` loads the object with the
@@ -183,7 +188,46 @@ static int parse_u32(const char *s, uint32_t *v)
 
 /* ---- show --------------------------------------------------------------- */
 
-static struct uxdp_bpf_object *open_obj(const char *path)
+/* How to open: which unknown sections load as XDP, the CO-RE target. */
+struct open_args {
+	const char *name;
+	const char *sec;
+	const char *btf;
+	bool type_xdp;
+};
+
+/* `name P`, `sec S`, `type xdp`, `btf FILE` at argv[*i]; 1: consumed, 0: not ours, <0: error */
+static int parse_open_arg(int argc, char **argv, int *i, struct open_args *o)
+{
+	const char *kw = argv[*i];
+
+	if (strcmp(kw, "name") && strcmp(kw, "sec") && strcmp(kw, "type") && strcmp(kw, "btf"))
+		return 0;
+	if (*i + 1 >= argc) {
+		p_err("'%s' needs an argument", kw);
+		return -EINVAL;
+	}
+	if ((!strcmp(kw, "name") || !strcmp(kw, "sec")) && (o->name || o->sec)) {
+		p_err("give one of 'name PROG' and 'sec SECTION'");
+		return -EINVAL;
+	}
+	if (!strcmp(kw, "name"))
+		o->name = argv[*i + 1];
+	else if (!strcmp(kw, "sec"))
+		o->sec = argv[*i + 1];
+	else if (!strcmp(kw, "btf"))
+		o->btf = argv[*i + 1];
+	else if (!strcmp(argv[*i + 1], "xdp"))
+		o->type_xdp = true;
+	else {
+		p_err("type '%s': only 'type xdp' is supported", argv[*i + 1]);
+		return -EINVAL;
+	}
+	*i += 1;
+	return 1;
+}
+
+static struct uxdp_bpf_object *open_obj(const char *path, const struct open_args *o)
 {
 	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
 	struct uxdp_bpf_object *obj;
@@ -191,6 +235,10 @@ static struct uxdp_bpf_object *open_obj(const char *path)
 
 	opts.log_buf = log;
 	opts.log_size = sizeof(log);
+	opts.xdp_prog = o->name;
+	opts.xdp_sec = o->sec;
+	opts.xdp_any = o->type_xdp;
+	opts.btf_custom_path = o->btf;
 	obj = uxdp_bpf_object_open(path, &opts);
 	if (!obj)
 		p_err("%s", log[0] ? log : strerror(errno));
@@ -230,14 +278,19 @@ static void show_jit(uint32_t id)
 
 static int do_show(int argc, char **argv)
 {
+	struct open_args o = {};
 	struct uxdp_bpf_object *obj;
 	unsigned int i, j;
+	int k;
 
-	if (argc != 1) {
-		p_err("usage: uxdp prog show OBJ");
+	for (k = 1; k < argc; k++)
+		if (parse_open_arg(argc, argv, &k, &o) <= 0)
+			break;
+	if (argc < 1 || k < argc) {
+		p_err("usage: uxdp prog show OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]");
 		return EXIT_USAGE;
 	}
-	obj = open_obj(argv[0]);
+	obj = open_obj(argv[0], &o);
 	if (!obj)
 		return EXIT_USAGE;
 
@@ -247,11 +300,30 @@ static int do_show(int argc, char **argv)
 		struct uxdp_bpf_prog_desc d;
 
 		uxdp_bpf_object_prog(obj, i, &d);
-		if (json_output) {
-			printf("%s{\"id\":%u,\"type\":\"xdp\",\"name\":", i ? "," : "", d.id);
+		if (json_output && !d.loaded) {
+			printf("%s{\"loaded\":false,\"type\":", i ? "," : "");
+			json_str(d.type);
+			printf(",\"name\":");
 			json_str(d.name);
 			printf(",\"sec\":");
 			json_str(d.sec);
+			printf(",\"reason\":");
+			json_str(d.not_loaded);
+			printf("}");
+			continue;
+		}
+		if (!d.loaded) {
+			printf("-: %s  name %s  sec %s  not loaded (%s)\n", d.type, d.name, d.sec,
+			       d.not_loaded);
+			continue;
+		}
+		if (json_output) {
+			printf("%s{\"id\":%u,\"loaded\":true,\"type\":\"xdp\",\"name\":", i ? "," : "", d.id);
+			json_str(d.name);
+			printf(",\"sec\":");
+			json_str(d.sec);
+			printf(",\"attach\":");
+			json_str(d.attach);
 			printf(",\"insns\":%u,\"frags\":%s,\"map_ids\":[", d.insn_cnt,
 			       d.frags ? "true" : "false");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
@@ -261,8 +333,9 @@ static int do_show(int argc, char **argv)
 			printf("}");
 			continue;
 		}
-		printf("%u: xdp  name %s  sec %s  insns %u%s\n", d.id, d.name, d.sec, d.insn_cnt,
-		       d.frags ? "  frags" : "");
+		printf("%u: xdp  name %s  sec %s  insns %u%s%s%s\n", d.id, d.name, d.sec, d.insn_cnt,
+		       d.frags ? "  frags" : "", strcmp(d.attach, "xdp") && *d.attach ? "  attach " : "",
+		       strcmp(d.attach, "xdp") ? d.attach : "");
 		show_jit(d.id);
 		if (d.nr_map_ids) {
 			printf("\tmap_ids ");
@@ -308,8 +381,7 @@ struct preload {
 
 struct run_args {
 	const char *obj;
-	const char *name;
-	const char *sec;
+	struct open_args o;
 	const char *data_in;
 	const char *data_out;
 	const char *ctx_in;
@@ -327,7 +399,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	int i;
 
 	if (argc < 1) {
-		p_err("usage: uxdp prog run OBJ [name PROG | sec SECTION] data_in FILE ...");
+		p_err("usage: uxdp prog run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE ...");
 		return -EINVAL;
 	}
 	a->obj = argv[0];
@@ -370,15 +442,17 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			}
 			continue;
 		}
+		int r = parse_open_arg(argc, argv, &i, &a->o);
+
+		if (r < 0)
+			return -EINVAL;
+		if (r)
+			continue;
 		if (!has_arg) {
 			p_err("'%s' needs an argument", kw);
 			return -EINVAL;
 		}
-		if (!strcmp(kw, "name") && !a->sec && !a->name) {
-			a->name = argv[++i];
-		} else if (!strcmp(kw, "sec") && !a->name && !a->sec) {
-			a->sec = argv[++i];
-		} else if (!strcmp(kw, "data_in")) {
+		if (!strcmp(kw, "data_in")) {
 			a->data_in = argv[++i];
 		} else if (!strcmp(kw, "data_out")) {
 			a->data_out = argv[++i];
@@ -647,16 +721,19 @@ static int do_run(int argc, char **argv)
 		goto out;
 	if (a.hardened)
 		uxdp_bpf_hardened_set(1);	/* for the programs of this object */
-	obj = open_obj(a.obj);
+	obj = open_obj(a.obj, &a.o);
 	if (!obj)
 		goto out;
-	id = uxdp_bpf_object_find_prog(obj, a.name, a.sec);
+	id = uxdp_bpf_object_find_prog(obj, a.o.name, a.o.sec);
 	if (id < 0) {
 		if (id == -EINVAL)
-			p_err("%s: section '%s' holds several programs; use 'name PROG'", a.obj, a.sec);
+			p_err("%s: section '%s' holds several programs; use 'name PROG'", a.obj, a.o.sec);
+		else if (id == -EOPNOTSUPP && !a.o.name && !a.o.sec)
+			p_err("%s: no XDP program is loaded (see 'uxdp prog show'; 'type xdp' loads the programs of unknown sections)",
+			      a.obj);
 		else
-			p_err("%s: no program %s '%s'", a.obj, a.name ? "named" : "in section",
-			      a.name ? a.name : a.sec ? a.sec : "");
+			p_err("%s: no program %s '%s'", a.obj, a.o.name ? "named" : "in section",
+			      a.o.name ? a.o.name : a.o.sec ? a.o.sec : "");
 		goto out;
 	}
 	for (i = 0; i < a.nr_preloads; i++)
@@ -770,10 +847,11 @@ out:
 }
 
 const struct cmd prog_cmds[] = {
-	{ "show", do_show, "show OBJ", "list the programs and maps of an object file" },
-	{ "list", do_show, "list OBJ", "alias of show" },
+	{ "show", do_show, "show OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]",
+	  "list the programs (loaded or not) and maps of an object file" },
+	{ "list", do_show, "list OBJ ...", "alias of show" },
 	{ "run", do_run,
-	  "run OBJ [name PROG | sec SECTION] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened]",
+	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened]",
 	  "run a program over one packet (BPF_PROG_TEST_RUN)" },
 	{ 0 }
 };

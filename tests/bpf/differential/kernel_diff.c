@@ -591,6 +591,23 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
+/*
+ * What a loader that wants the XDP programs does: programs of sections
+ * libbpf does not know become XDP (bpf_program__set_type(), iproute2's
+ * `sec`), programs of other types are not loaded (autoload off).
+ */
+static void xdp_only(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC)
+			bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
+		else if (bpf_program__type(p) != BPF_PROG_TYPE_XDP)
+			bpf_program__set_autoload(p, false);
+	}
+}
+
 static int apply_preloads(const struct spec *s, struct bpf_object *kobj,
 			  struct uxdp_bpf_object *uobj)
 {
@@ -662,6 +679,7 @@ static int run_spec(const char *dir, const struct spec *s)
 		fprintf(stderr, "%s: libbpf cannot open: %s\n", path, strerror(errno));
 		return 1;
 	}
+	xdp_only(kobj);
 	err = bpf_object__load(kobj);
 	if (err) {
 		fprintf(stderr, "SKIP: the kernel cannot load %s (%s): BPF programs need root or CAP_BPF+CAP_NET_ADMIN\n",
@@ -671,6 +689,7 @@ static int run_spec(const char *dir, const struct spec *s)
 	}
 	uopts.log_buf = log;
 	uopts.log_size = sizeof(log);
+	uopts.xdp_any = true;	/* custom sections as XDP, as xdp_only() did */
 	uobj = uxdp_bpf_object_open(path, &uopts);
 	if (!uobj) {
 		fprintf(stderr, "FAIL %s: uxdp cannot load it: %s\n", s->obj, log);
@@ -774,8 +793,9 @@ int main(int argc, char **argv)
 		}
 		memset(&dyn, 0, sizeof(dyn));
 		dyn.obj = argv[r];
+		xdp_only(o);
 		bpf_object__for_each_program(p, o)
-			if (n < SPEC_PROGS)
+			if (n < SPEC_PROGS && bpf_program__autoload(p))
 				dyn.progs[n++] = strdup(bpf_program__name(p));
 		bpf_object__close(o);
 		printf("%s: no spec, running its %u programs without preloads\n", argv[r], n);

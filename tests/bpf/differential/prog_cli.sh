@@ -91,4 +91,39 @@ s=$("$UXDP" -j prog show "$P/xdp_frags.o")
 check "prog show -j lists programs (frags flag) and maps" $?
 "$UXDP" prog show "$P/xdp_globals.o" | grep -q "^[0-9]*: array  name xdp_glob.rodata  flags 0x80$"
 check "prog show text: .rodata is read-only for programs" $?
+
+# mixed objects, custom sections, CO-RE target
+s=$("$UXDP" -j prog show "$P/xdp_mixed.o")
+[ "$(echo "$s" | jq -r '[.programs[] | "\(.name):\(.loaded):\(.type)"] | join(" ")')" = \
+	"xdp_mixed_prog:true:xdp tc_mixed_prog:false:sched_cls tp_mixed_prog:false:tracing" ]
+check "prog show -j: XDP loaded, tc and tp_btf listed as not loaded with their types" $?
+"$UXDP" prog show "$P/xdp_mixed.o" | grep -q "^-: sched_cls  name tc_mixed_prog  sec tc  not loaded (not an XDP program)$"
+check "prog show text: a not-loaded program and why" $?
+err=$("$UXDP" prog run "$P/xdp_mixed.o" name tc_mixed_prog data_in "$T/pkt" 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "prog 'tc_mixed_prog': section 'tc' is a sched_cls program, not XDP"
+check "prog run of a tc program: exit 2 and why" $?
+"$UXDP" prog show "$P/xdp_patch_ports.o" | grep -q "^-: unspec  name xdp_patch_ports_prog  sec xdp_patch_ports  not loaded"
+check "prog show: a custom section is not loaded unless asked for" $?
+for how in "sec xdp_patch_ports" "name xdp_patch_ports_prog" "type xdp"; do
+	# shellcheck disable=SC2086
+	j=$("$UXDP" -j prog run "$P/xdp_patch_ports.o" $how data_in "$T/pkt" dump-maps)
+	[ "$(echo "$j" | jq -r '.retval, .maps.patched_cnt[0].value' | tr '\n' ' ')" = "2 0100000000000000 " ]
+	check "prog run $how: a custom section runs as XDP" $?
+done
+printf '%s\n' 'link add s0 type sink' "link set dev s0 xdp obj $P/xdp_patch_ports.o sec xdp_patch_ports" |
+	"$UXDP" run - >/dev/null 2>&1
+check "script: link set dev X xdp obj F sec S loads a custom section as XDP" $?
+err=$(printf '%s\n' 'link add s0 type sink' "link set dev s0 xdp obj $P/xdp_mixed.o name tc_mixed_prog" |
+	"$UXDP" run - 2>&1)
+[ $? -eq 2 ] && echo "$err" | grep -q "sched_cls program, not XDP"
+check "script: link set ... name of a tc program fails and says why" $?
+BTF=$P/../../kernel/bpf/core_btf.btf
+if [ -f "$BTF" ]; then
+	j=$("$UXDP" -j prog run "$P/xdp_core.o" btf "$BTF" data_in "$T/pkt" dump-maps)
+	[ "$(echo "$j" | jq -r '.retval, .maps.core_vals[4].value, .maps.core_vals[12].value' | tr '\n' ' ')" = \
+		"2 0400000000000000 0500000000000000 " ]
+	check "prog run btf FILE: CO-RE against uxdp's built-in BTF" $?
+fi
+"$UXDP" prog show "$P/xdp_core.o" btf "$T/none" 2>&1 | grep -q "btf $T/none: cannot read"
+check "prog show btf FILE that does not exist: named" $?
 exit $fail

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A CO-RE relocation against a kernel type: uxdp must refuse it by name. */
+/*
+ * A CO-RE relocation against a kernel type: resolved against the running
+ * kernel's BTF (task_struct.pid exists: XDP_PASS), or against uxdp's
+ * built-in one, which has no task_struct (XDP_DROP).
+ */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>

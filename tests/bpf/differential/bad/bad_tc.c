@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A tc program: not an XDP program, refused with its section named. */
+/* A tc program alone: the object opens, its program is listed as not loaded. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

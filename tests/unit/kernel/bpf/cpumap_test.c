@@ -28,6 +28,23 @@ START_TEST(test_cpumap_create_checks)
 }
 END_TEST
 
+/* max_entries up to the kernel's NR_CPUS (kernel_max + 1), not uxdp's 64 CPUs */
+START_TEST(test_cpumap_max_entries)
+{
+	unsigned int kmax = 8191;
+	FILE *f = fopen("/sys/devices/system/cpu/kernel_max", "r");
+
+	if (f) {
+		ck_assert_int_eq(fscanf(f, "%u", &kmax), 1);
+		fclose(f);
+	}
+	oracle_setup();
+	dual_create_expect(BPF_MAP_TYPE_CPUMAP, 4, 4, 65, 0, 1);
+	dual_create_expect(BPF_MAP_TYPE_CPUMAP, 4, 4, kmax + 1, 0, 1);
+	dual_create_expect(BPF_MAP_TYPE_CPUMAP, 4, 4, kmax + 2, 0, -E2BIG);
+}
+END_TEST
+
 START_TEST(test_cpumap_ops_vs_kernel)
 {
 	struct bpf_cpumap_val val;
@@ -100,6 +117,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, test_teardown);
 	tcase_add_test(tc, test_cpumap_create_checks);
+	tcase_add_test(tc, test_cpumap_max_entries);
 	tcase_add_test(tc, test_cpumap_ops_vs_kernel);
 	tcase_add_test(tc, test_cpumap_redirect_misses);
 	tcase_add_test(tc, test_cpumap_redirect_empty_vs_kernel);
