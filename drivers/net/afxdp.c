@@ -436,7 +436,13 @@ static int afxdp_poll(struct napi_struct *napi, int budget)
 		napi_fd_defer_kick(&q->kick);	/* a kick that met EAGAIN: again */
 	/* Kicks every tx ring this poll wrote to (ours, or xb's when forwarding). */
 	napi_fd_poll_end();
-	if (napi_fd_idle(&q->nfd, n)) {
+	/*
+	 * Descriptors still on the tx ring after the kicks (EAGAIN: send
+	 * buffer full, or more than the kicks' budget) are work: parked,
+	 * nothing would kick them until the next transmit, or the end of the
+	 * run, when nobody reads the answers any more.
+	 */
+	if (napi_fd_idle(&q->nfd, n || READ_ONCE(q->tx_pending))) {
 		/* Parking: poll(2) on the socket wakes us, or reports POLLERR. */
 		afxdp_check_gone(q, 0);
 		napi_complete_done(napi, n);
