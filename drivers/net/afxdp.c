@@ -47,8 +47,8 @@
  * however it ends). If the interface is removed while running, the kernel
  * unbinds the sockets (ENETDOWN/ENXIO): the poll notices, says so, and
  * ends the run; the device stays, marked down.
- * Roadmap: afxdp_newlink() → afxdp_queue_setup() → afxdp_xsk_create() /
- * afxdp_kprog_attach() → afxdp_poll() → afxdp_rx() / afxdp_tx_flush() →
+ * Roadmap: afxdp_newlink() → afxdp_kprog_load() → afxdp_queue_setup() →
+ * afxdp_xsk_create() → afxdp_kprog_set() → afxdp_kprog_attach() → afxdp_poll() → afxdp_rx() / afxdp_tx_flush() →
  * afxdp_xmit() / afxdp_xdp_xmit() → afxdp_uninit().
  *
  * Kernel: drivers/net/ethernet/intel/i40e/i40e_xsk.c i40e_clean_rx_irq_zc(),
@@ -827,14 +827,10 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 	}
 	memset(priv->q, 0, priv->nr_queues * sizeof(*priv->q));
 	if (!priv->prog || strcmp(priv->prog, "libxdp")) {
-		ret = afxdp_kprog_attach(&priv->kprog, dev->name, ifname, priv->ifindex,
-					 priv->prog, priv->xdp_mode, err, errlen);
+		ret = afxdp_kprog_load(&priv->kprog, dev->name, priv->prog, err, errlen);
 		if (ret)
 			goto out_free_queues;
 		priv->kprog_loaded = true;
-		if (priv->kprog.generic && priv->xdp_mode != AFXDP_XDP_GENERIC)
-			pr_warn("%s: %s has no native XDP: the redirect program runs in generic (skb) mode\n",
-				dev->name, ifname);
 	}
 	for (i = 0; i < priv->nr_queues; i++) {
 		ret = afxdp_queue_setup(dev, &priv->q[i], priv->queue + i, err, errlen);
@@ -848,6 +844,19 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 				goto out_queues;
 			}
 		}
+	}
+	/*
+	 * Attached last: from the moment the program is on the interface
+	 * (what `ip link` shows) every queue's frames reach a socket.
+	 */
+	if (priv->kprog_loaded) {
+		ret = afxdp_kprog_attach(&priv->kprog, dev->name, ifname, priv->ifindex,
+					 priv->xdp_mode, err, errlen);
+		if (ret)
+			goto out_unregister;	/* ndo_uninit unloads it and tears the queues down */
+		if (priv->kprog.generic && priv->xdp_mode != AFXDP_XDP_GENERIC)
+			pr_warn("%s: %s has no native XDP: the redirect program runs in generic (skb) mode\n",
+				dev->name, ifname);
 	}
 	return 0;
 
