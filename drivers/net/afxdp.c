@@ -115,6 +115,7 @@ struct afxdp_queue {
 	u64 rx_polls;
 	u64 rx_batches;			/* polls that got frames */
 	u64 fill_kicks;
+	u64 fill_waits;			/* polls that met the fill ring not yet released */
 	u64 rx_too_big;
 	/* tx side: under tx_lock */
 	pthread_spinlock_t tx_lock __aligned(SMP_CACHE_BYTES);
@@ -352,7 +353,7 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 	struct net_device *dev = q->dev;
 	struct bpf_prog *prog = dev->xdp_prog;
 	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
-	u32 idx_rx, idx_fq = 0, n, got = 0;
+	u32 idx_rx, idx_fq = 0, n, room, got = 0;
 	bool redirected = false;
 
 	if (budget > NAPI_POLL_WEIGHT)
@@ -362,10 +363,21 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 		return 0;
 	/*
 	 * Every rx frame the kernel handed back goes straight to the fill
-	 * ring, which has room for all rx frames: the reserve cannot fail.
+	 * ring, which has room for all rx frames -- once the kernel says so:
+	 * xsk_flush() publishes the rx descriptors before the fill ring's
+	 * consumer, so for that moment the fill ring looks full. Take as many
+	 * frames as there is room for; the rest wait on the rx ring.
 	 */
+	room = xsk_prod_nb_free(&q->x.fq, n);
+	if (unlikely(room < n)) {
+		q->fill_waits++;
+		xsk_ring_cons__cancel(&q->x.rx, n - room);
+		n = room;
+		if (!n)
+			return 0;
+	}
 	if (unlikely(xsk_ring_prod__reserve(&q->x.fq, n, &idx_fq) != n))
-		BUG_ON_MSG(1, "afxdp: fill ring full with frames outstanding");
+		BUG_ON_MSG(1, "afxdp: fill ring reserve failed with room for it");
 	for (u32 i = 0; i < n; i++) {
 		const struct xdp_desc *desc = xsk_ring_cons__rx_desc(&q->x.rx, idx_rx + i);
 		u64 addr = xsk_umem__add_offset_to_addr(desc->addr);
@@ -582,6 +594,7 @@ static int afxdp_get_ethtool_stats(struct net_device *dev, char (*names)[48], u6
 		afxdp_stat(names, values, max, &n, i, "polls", q->rx_polls);
 		afxdp_stat(names, values, max, &n, i, "rx_batches", q->rx_batches);
 		afxdp_stat(names, values, max, &n, i, "fill_kicks", q->fill_kicks);
+		afxdp_stat(names, values, max, &n, i, "fill_waits", q->fill_waits);
 		afxdp_stat(names, values, max, &n, i, "tx_kicks", q->tx_kicks);
 		afxdp_stat(names, values, max, &n, i, "tx_kick_errors", q->tx_kick_err);
 		afxdp_stat(names, values, max, &n, i, "tx_full", q->tx_full);
@@ -599,7 +612,7 @@ static void afxdp_stats_reset(struct net_device *dev)
 	for (u32 i = 0; i < priv->nr_queues; i++) {
 		struct afxdp_queue *q = &priv->q[i];
 
-		q->rx_polls = q->rx_batches = q->fill_kicks = q->rx_too_big = 0;
+		q->rx_polls = q->rx_batches = q->fill_kicks = q->fill_waits = q->rx_too_big = 0;
 		q->tx_kicks = q->tx_kick_err = q->tx_full = 0;
 	}
 }
