@@ -103,6 +103,7 @@
 	FN(rx_csum_completed, "frames with CHECKSUM_PARTIAL completed in software") \
 	FN(tx_kicks, "send() calls")						\
 	FN(tx_send_errors, "send() failures (see the warning)")		\
+	FN(tx_kick_retries, "send()s that left slots queued (send buffer full)") \
 	FN(tx_ring_full, "frames dropped: tx ring full")			\
 	FN(kernel_rx_packets, "PACKET_STATISTICS tp_packets")			\
 	FN(kernel_rx_drops, "PACKET_STATISTICS tp_drops: rx ring full")	\
@@ -140,6 +141,7 @@ struct afp_queue {
 	u8 *tx_ring;
 	unsigned int tx_head;
 	unsigned int tx_pending;
+	bool tx_retry;		/* the last send() left slots queued: poll again */
 	pthread_spinlock_t tx_lock;	/* several workers may share a tx queue */
 	bool tx_err_warned;
 	u64 stats[AFP_STAT_MAX];
@@ -362,25 +364,45 @@ static struct tpacket3_hdr *afp_tx_frame(struct afp_queue *q, unsigned int i)
 	return (struct tpacket3_hdr *)(q->tx_ring + (size_t)i * AFP_TX_FRAME_SIZE);
 }
 
-/* Hand the filled slots to the kernel. Called with tx_lock held. */
+/*
+ * Hand the filled slots to the kernel. Called with tx_lock held.
+ * tpacket_snd() stops at the first slot it cannot get an skb for (the
+ * socket's send buffer is full while earlier skbs still sit at the peer)
+ * and still returns the bytes it sent: the slots after it stay
+ * SEND_REQUEST, and the kernel looks at them again only on the next
+ * send(). So a successful send() may have sent a part; then, as after
+ * EAGAIN, the kick stays pending (tx_retry) and the poll retries it,
+ * without parking, until the newest slot went. Parked, nothing would:
+ * the frames would wait for the next transmit, or leave at the end of the
+ * run when nobody reads the answers any more.
+ */
 static void afp_kick_locked(struct afp_queue *q)
 {
+	unsigned int newest = (q->tx_head ? q->tx_head : AFP_TX_FRAMES) - 1;
+
 	if (!q->tx_pending)
 		return;
 	q->stats[AFP_STAT_tx_kicks]++;
 	if (sendto(q->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0) {
-		q->tx_pending = 0;
+		if (!(__atomic_load_n(&afp_tx_frame(q, newest)->tp_status, __ATOMIC_ACQUIRE) &
+		      TP_STATUS_SEND_REQUEST)) {
+			q->tx_pending = 0;
+			q->tx_retry = false;
+			return;
+		}
+	} else if (errno != EAGAIN && errno != ENOBUFS && errno != EINTR) {
+		q->tx_retry = false;	/* the slots stay: a later kick tries again */
+		q->stats[AFP_STAT_tx_send_errors]++;
+		if (!q->tx_err_warned) {
+			q->tx_err_warned = true;
+			pr_warn("%s: send on %s failed: %s%s\n", q->dev->name,
+				((struct afp_priv *)netdev_priv(q->dev))->ifname, strerror(errno),
+				errno == ENETDOWN ? " (ip link set IFNAME up)" : "");
+		}
 		return;
 	}
-	if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
-		return;		/* the slots stay SEND_REQUEST: the next kick retries */
-	q->stats[AFP_STAT_tx_send_errors]++;
-	if (!q->tx_err_warned) {
-		q->tx_err_warned = true;
-		pr_warn("%s: send on %s failed: %s%s\n", q->dev->name,
-			((struct afp_priv *)netdev_priv(q->dev))->ifname, strerror(errno),
-			errno == ENETDOWN ? " (ip link set IFNAME up)" : "");
-	}
+	q->stats[AFP_STAT_tx_kick_retries]++;
+	q->tx_retry = true;
 }
 
 static void afp_kick(struct napi_fd_kick *k)
@@ -572,9 +594,10 @@ static int afp_poll(struct napi_struct *napi, int budget)
 	napi_fd_poll_begin();
 	done = afp_rx(q, budget);
 	if (q->tx_pending)
-		napi_fd_defer_kick(&q->kick);	/* a kick that met EAGAIN: retry */
+		napi_fd_defer_kick(&q->kick);	/* a kick that met EAGAIN or sent part: retry */
 	napi_fd_poll_end();
-	if (napi_fd_idle(&q->nfd, done)) {
+	/* Slots the kernel has not taken yet are work: parked, nothing would retry them. */
+	if (napi_fd_idle(&q->nfd, done || READ_ONCE(q->tx_retry))) {
 		napi_complete_done(napi, done);
 		return done < budget ? done : budget - 1;
 	}

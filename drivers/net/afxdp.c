@@ -47,8 +47,8 @@
  * however it ends). If the interface is removed while running, the kernel
  * unbinds the sockets (ENETDOWN/ENXIO): the poll notices, says so, and
  * ends the run; the device stays, marked down.
- * Roadmap: afxdp_newlink() → afxdp_queue_setup() → afxdp_xsk_create() /
- * afxdp_kprog_attach() → afxdp_poll() → afxdp_rx() / afxdp_tx_flush() →
+ * Roadmap: afxdp_newlink() → afxdp_kprog_load() → afxdp_queue_setup() →
+ * afxdp_xsk_create() → afxdp_kprog_set() → afxdp_kprog_attach() → afxdp_poll() → afxdp_rx() / afxdp_tx_flush() →
  * afxdp_xmit() / afxdp_xdp_xmit() → afxdp_uninit().
  *
  * Kernel: drivers/net/ethernet/intel/i40e/i40e_xsk.c i40e_clean_rx_irq_zc(),
@@ -115,6 +115,7 @@ struct afxdp_queue {
 	u64 rx_polls;
 	u64 rx_batches;			/* polls that got frames */
 	u64 fill_kicks;
+	u64 fill_waits;			/* polls that met the fill ring not yet released */
 	u64 rx_too_big;
 	/* tx side: under tx_lock */
 	pthread_spinlock_t tx_lock __aligned(SMP_CACHE_BYTES);
@@ -352,7 +353,7 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 	struct net_device *dev = q->dev;
 	struct bpf_prog *prog = dev->xdp_prog;
 	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
-	u32 idx_rx, idx_fq = 0, n, got = 0;
+	u32 idx_rx, idx_fq = 0, n, room, got = 0;
 	bool redirected = false;
 
 	if (budget > NAPI_POLL_WEIGHT)
@@ -362,10 +363,21 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 		return 0;
 	/*
 	 * Every rx frame the kernel handed back goes straight to the fill
-	 * ring, which has room for all rx frames: the reserve cannot fail.
+	 * ring, which has room for all rx frames -- once the kernel says so:
+	 * xsk_flush() publishes the rx descriptors before the fill ring's
+	 * consumer, so for that moment the fill ring looks full. Take as many
+	 * frames as there is room for; the rest wait on the rx ring.
 	 */
+	room = xsk_prod_nb_free(&q->x.fq, n);
+	if (unlikely(room < n)) {
+		q->fill_waits++;
+		xsk_ring_cons__cancel(&q->x.rx, n - room);
+		n = room;
+		if (!n)
+			return 0;
+	}
 	if (unlikely(xsk_ring_prod__reserve(&q->x.fq, n, &idx_fq) != n))
-		BUG_ON_MSG(1, "afxdp: fill ring full with frames outstanding");
+		BUG_ON_MSG(1, "afxdp: fill ring reserve failed with room for it");
 	for (u32 i = 0; i < n; i++) {
 		const struct xdp_desc *desc = xsk_ring_cons__rx_desc(&q->x.rx, idx_rx + i);
 		u64 addr = xsk_umem__add_offset_to_addr(desc->addr);
@@ -436,7 +448,13 @@ static int afxdp_poll(struct napi_struct *napi, int budget)
 		napi_fd_defer_kick(&q->kick);	/* a kick that met EAGAIN: again */
 	/* Kicks every tx ring this poll wrote to (ours, or xb's when forwarding). */
 	napi_fd_poll_end();
-	if (napi_fd_idle(&q->nfd, n)) {
+	/*
+	 * Descriptors still on the tx ring after the kicks (EAGAIN: send
+	 * buffer full, or more than the kicks' budget) are work: parked,
+	 * nothing would kick them until the next transmit, or the end of the
+	 * run, when nobody reads the answers any more.
+	 */
+	if (napi_fd_idle(&q->nfd, n || READ_ONCE(q->tx_pending))) {
 		/* Parking: poll(2) on the socket wakes us, or reports POLLERR. */
 		afxdp_check_gone(q, 0);
 		napi_complete_done(napi, n);
@@ -576,6 +594,7 @@ static int afxdp_get_ethtool_stats(struct net_device *dev, char (*names)[48], u6
 		afxdp_stat(names, values, max, &n, i, "polls", q->rx_polls);
 		afxdp_stat(names, values, max, &n, i, "rx_batches", q->rx_batches);
 		afxdp_stat(names, values, max, &n, i, "fill_kicks", q->fill_kicks);
+		afxdp_stat(names, values, max, &n, i, "fill_waits", q->fill_waits);
 		afxdp_stat(names, values, max, &n, i, "tx_kicks", q->tx_kicks);
 		afxdp_stat(names, values, max, &n, i, "tx_kick_errors", q->tx_kick_err);
 		afxdp_stat(names, values, max, &n, i, "tx_full", q->tx_full);
@@ -593,7 +612,7 @@ static void afxdp_stats_reset(struct net_device *dev)
 	for (u32 i = 0; i < priv->nr_queues; i++) {
 		struct afxdp_queue *q = &priv->q[i];
 
-		q->rx_polls = q->rx_batches = q->fill_kicks = q->rx_too_big = 0;
+		q->rx_polls = q->rx_batches = q->fill_kicks = q->fill_waits = q->rx_too_big = 0;
 		q->tx_kicks = q->tx_kick_err = q->tx_full = 0;
 	}
 }
@@ -821,14 +840,10 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 	}
 	memset(priv->q, 0, priv->nr_queues * sizeof(*priv->q));
 	if (!priv->prog || strcmp(priv->prog, "libxdp")) {
-		ret = afxdp_kprog_attach(&priv->kprog, dev->name, ifname, priv->ifindex,
-					 priv->prog, priv->xdp_mode, err, errlen);
+		ret = afxdp_kprog_load(&priv->kprog, dev->name, priv->prog, err, errlen);
 		if (ret)
 			goto out_free_queues;
 		priv->kprog_loaded = true;
-		if (priv->kprog.generic && priv->xdp_mode != AFXDP_XDP_GENERIC)
-			pr_warn("%s: %s has no native XDP: the redirect program runs in generic (skb) mode\n",
-				dev->name, ifname);
 	}
 	for (i = 0; i < priv->nr_queues; i++) {
 		ret = afxdp_queue_setup(dev, &priv->q[i], priv->queue + i, err, errlen);
@@ -842,6 +857,19 @@ static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *er
 				goto out_queues;
 			}
 		}
+	}
+	/*
+	 * Attached last: from the moment the program is on the interface
+	 * (what `ip link` shows) every queue's frames reach a socket.
+	 */
+	if (priv->kprog_loaded) {
+		ret = afxdp_kprog_attach(&priv->kprog, dev->name, ifname, priv->ifindex,
+					 priv->xdp_mode, err, errlen);
+		if (ret)
+			goto out_unregister;	/* ndo_uninit unloads it and tears the queues down */
+		if (priv->kprog.generic && priv->xdp_mode != AFXDP_XDP_GENERIC)
+			pr_warn("%s: %s has no native XDP: the redirect program runs in generic (skb) mode\n",
+				dev->name, ifname);
 	}
 	return 0;
 

@@ -385,9 +385,8 @@ static int afxdp_kprog_link(struct afxdp_kprog *kp, int ifindex, __u32 flags)
 	return 0;
 }
 
-int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *ifname,
-		       int ifindex, const char *obj, enum afxdp_xdp_mode xdp_mode,
-		       char *err, size_t errlen)
+int afxdp_kprog_load(struct afxdp_kprog *kp, const char *devname, const char *obj,
+		     char *err, size_t errlen)
 {
 	char log[256] = "";
 	int ret;
@@ -407,8 +406,16 @@ int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *
 			snprintf(err, errlen, "%s: cannot load the redirect program %s: %s%s%s",
 				 devname, obj ? obj : "(built-in)", strerror(-ret),
 				 *log ? ": " : "", log);
-		goto out_detach;
+		afxdp_kprog_detach(kp);
 	}
+	return ret;
+}
+
+int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *ifname,
+		       int ifindex, enum afxdp_xdp_mode xdp_mode, char *err, size_t errlen)
+{
+	int ret;
+
 	ret = xdp_mode == AFXDP_XDP_GENERIC ? -EOPNOTSUPP :
 	      afxdp_kprog_link(kp, ifindex, XDP_FLAGS_DRV_MODE);
 	if (ret == -EOPNOTSUPP && xdp_mode != AFXDP_XDP_NATIVE) {
@@ -440,12 +447,7 @@ int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *
 			snprintf(err, errlen, "%s: cannot attach the redirect program to %s: %s",
 				 devname, ifname, strerror(-ret));
 		}
-		goto out_detach;
 	}
-	return 0;
-
-out_detach:
-	afxdp_kprog_detach(kp);
 	return ret;
 }
 

@@ -84,13 +84,20 @@ int afxdp_xsk_stats(const struct afxdp_xsk *x, uint64_t v[6]);
 
 /*
  * Load the redirect program (@obj NULL: the built-in one, the same as
- * examples/progs/xsk_redirect.c) and attach it to @ifindex through a
- * bpf_link: native mode; with AFXDP_XDP_AUTO generic when the driver has
- * no native XDP; with AFXDP_XDP_GENERIC generic only (@kp->generic says which).
+ * examples/progs/xsk_redirect.c) and its XSKMAP; on failure nothing is
+ * left loaded and @err says why.
+ */
+int afxdp_kprog_load(struct afxdp_kprog *kp, const char *devname, const char *obj,
+		     char *err, size_t errlen);
+/*
+ * Attach the loaded program to @ifindex through a bpf_link: native mode;
+ * with AFXDP_XDP_AUTO generic when the driver has no native XDP; with
+ * AFXDP_XDP_GENERIC generic only (@kp->generic says which). Attach it
+ * once the sockets are in the map: an empty slot XDP_PASSes the frame to
+ * the kernel's stack, a frame uxdp never sees. On failure @kp stays loaded.
  */
 int afxdp_kprog_attach(struct afxdp_kprog *kp, const char *devname, const char *ifname,
-		       int ifindex, const char *obj, enum afxdp_xdp_mode xdp_mode,
-		       char *err, size_t errlen);
+		       int ifindex, enum afxdp_xdp_mode xdp_mode, char *err, size_t errlen);
 /* Point XSKMAP slot @queue at @fd. */
 int afxdp_kprog_set(struct afxdp_kprog *kp, uint32_t queue, int fd);
 /* Detach (close the link) and unload. Accepts a zeroed @kp (fds -1 or 0 mean none). */

@@ -32,12 +32,19 @@
 #                             every DEV of `uxdp -j run` output gave each received
 #                             frame one XDP verdict (when a program ran), and
 #                             nothing is unaccounted for: fails with the JSON
-#   nl_wire_check JSON DEV NS IF BEFORE [AFTER]
+#   nl_wait_quiet NS IF       wait (at most 5 s) until IF's counters stay still
+#                             for 0.5 s, e.g. after the traffic, while uxdp still
+#                             runs; prints the nl_snap it settled on
+#   nl_wire_check JSON DEV NS IF BEFORE [AFTER] [QUIET]
 #                             uxdp device DEV and kernel interface IF at the other
 #                             end of its wire agree exactly: DEV rx == IF tx and
 #                             DEV tx == IF rx between BEFORE and AFTER (nl_snap
 #                             outputs; AFTER defaults to now, give it for an
-#                             interface that goes away with uxdp, as a tap)
+#                             interface that goes away with uxdp, as a tap). On a
+#                             mismatch it shows DEV's counters and driver stats
+#                             and, given QUIET (nl_wait_quiet after the traffic),
+#                             whether the difference crossed the wire while uxdp
+#                             stopped or was lost during the traffic
 #   nl_remove_while_running NS IF PEER_NS DEV UPID START JSON
 #                             uxdp (UPID, started at START, its JSON report in
 #                             JSON) runs device DEV on NS/IF: some traffic from
@@ -220,17 +227,30 @@ nl_uxdp_conservation() {
 	done
 }
 
+nl_wait_quiet() {
+	local ns=$1 ifname=$2 i prev cur
+	prev=$(nl_snap "$ns" "$ifname")
+	for i in $(seq 1 10); do
+		sleep 0.5
+		cur=$(nl_snap "$ns" "$ifname")
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+	done
+	echo "$cur"
+}
+
 nl_wire_check() {
-	local json=$1 dev=$2 ns=$3 ifname=$4 before=$5 after=${6:-} rx0 tx0 rx1 tx1 urx utx
+	local json=$1 dev=$2 ns=$3 ifname=$4 before=$5 after=${6:-} quiet=${7:-} rx0 tx0 rx1 tx1 urx utx why
 	[ -n "$after" ] || after=$(nl_snap "$ns" "$ifname")
 	read -r rx0 tx0 <<<"$before"
 	read -r rx1 tx1 <<<"$after"
 	urx=$(jq -r --arg d "$dev" '.devices[$d].rx_packets' "$json")
 	utx=$(jq -r --arg d "$dev" '.devices[$d].tx_packets' "$json")
+	[ "$urx" = $((tx1 - tx0)) ] && [ "$utx" = $((rx1 - rx0)) ] && return 0
+	why="$ns/$ifname rx tx: $before before uxdp, ${quiet:+$quiet when the traffic had ended and the wire was quiet, }$after after uxdp exited${quiet:+$([ "$quiet" = "$after" ] || echo " (frames crossed the wire while uxdp stopped)")}; $dev: $(jq -c --arg d "$dev" '.devices[$d] | {rx_packets, tx_packets, rx_dropped, tx_dropped, drops_total, driver_stats}' "$json")"
 	[ "$urx" = $((tx1 - tx0)) ] ||
-		nl_fail "$dev received $urx frames, $ns/$ifname sent $((tx1 - tx0))"
-	[ "$utx" = $((rx1 - rx0)) ] ||
-		nl_fail "$dev sent $utx frames, $ns/$ifname received $((rx1 - rx0))"
+		nl_fail "$dev received $urx frames, $ns/$ifname sent $((tx1 - tx0)); $why"
+	nl_fail "$dev sent $utx frames, $ns/$ifname received $((rx1 - rx0)); $why"
 }
 
 nl_router_traffic() {

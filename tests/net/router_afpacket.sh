@@ -66,6 +66,8 @@ kill -0 "$UPID" 2>/dev/null || nl_fail "uxdp exited early: $(cat "$T/run.json.er
 sleep 0.5
 
 ROUTER_PING=1 nl_router_traffic "$T"
+quiet_a=$(nl_wait_quiet "$NL_NS_A" "$NL_IF_A")
+quiet_b=$(nl_wait_quiet "$NL_NS_B" "$NL_IF_B")
 
 nl_wait_pid "$UPID" $((RUN_S + 20))
 rc=$?
@@ -73,8 +75,8 @@ rc=$?
 J=$T/run.json
 
 nl_router_check "$J" "$T" r0 r1
-nl_wire_check "$J" r0 "$NL_NS_A" "$NL_IF_A" "$snap_a"
-nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b"
+nl_wire_check "$J" r0 "$NL_NS_A" "$NL_IF_A" "$snap_a" "" "$quiet_a"
+nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b" "" "$quiet_b"
 if [ "$OFFLOAD" = csum ]; then
 	jq -e '.devices.r0.driver_stats.rx_csum_completed > 0 and .devices.r1.driver_stats.rx_csum_completed > 0' \
 		"$J" >/dev/null || nl_fail "no CHECKSUM_PARTIAL frame completed: $(jq -c '.devices[].driver_stats' "$J")"

@@ -70,9 +70,10 @@ sleep 0.5
 
 ROUTER_PING=1 nl_router_traffic "$T"
 
-# The tap goes away with uxdp: read its counters now (the traffic is over).
-sleep 0.5
-snap_a_end=$(nl_snap "$NL_NS_A" "$TAP")
+# The tap goes away with uxdp: read its counters now, once its wire is quiet
+# (the last frames of the traffic may still be crossing it).
+snap_a_end=$(nl_wait_quiet "$NL_NS_A" "$TAP")
+quiet_b=$(nl_wait_quiet "$NL_NS_B" "$NL_IF_B")
 nl_wait_pid "$UPID" $((RUN_S + 20))
 rc=$?
 [ $rc -eq 0 ] || nl_fail "uxdp exit status $rc: $(cat "$T/run.json.err")"
@@ -80,6 +81,6 @@ J=$T/run.json
 
 nl_router_check "$J" "$T" t0 r1
 nl_wire_check "$J" t0 "$NL_NS_A" "$TAP" "$snap_a" "$snap_a_end"
-nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b"
+nl_wire_check "$J" r1 "$NL_NS_B" "$NL_IF_B" "$snap_b" "" "$quiet_b"
 ! ip -n "$NL_NS_A" link show "$TAP" >/dev/null 2>&1 || nl_fail "$TAP still exists after uxdp exited"
 echo "PASS: router_tap (queues $QUEUES): ping, 4 MiB TCP byte-exact, UDP 9999 dropped (50), 9998 passed (50), wires conserved"

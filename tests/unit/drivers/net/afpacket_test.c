@@ -6,8 +6,9 @@
  * real veth: a frame injected at the veth's far end comes through the rx
  * ring into XDP, XDP_TX sends it back out of the tx ring, and it arrives
  * at the far end byte for byte -- a VLAN tag the kernel took out of the
- * frame included; and 22000 frames through that path without a heap
- * allocation after the warm-up.
+ * frame included; 22000 frames through that path without a heap
+ * allocation after the warm-up; and a tx ring the kernel sends only part
+ * of (send buffer full) still all sent during the run.
  */
 #include <net/if.h>
 #include <ifaddrs.h>
@@ -15,6 +16,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -199,19 +201,20 @@ static u64 pump(struct net_device *dev, int fd, const void *frame, size_t len, i
 	return st.rx_packets;
 }
 
-/* rx_packets of kernel interface @name (getifaddrs: the current namespace). */
-static u64 kernel_rx(const char *name)
+/* rx_packets (or tx_packets) of kernel interface @name (getifaddrs: the current namespace). */
+static u64 kernel_count(const char *name, bool tx)
 {
 	struct ifaddrs *ifa, *i;
-	u64 rx = 0;
+	u64 n = 0;
 
 	ck_assert_int_eq(getifaddrs(&ifa), 0);
 	for (i = ifa; i; i = i->ifa_next)
 		if (i->ifa_addr && i->ifa_addr->sa_family == AF_PACKET && i->ifa_data &&
 		    !strcmp(i->ifa_name, name))
-			rx = ((struct rtnl_link_stats *)i->ifa_data)->rx_packets;
+			n = tx ? ((struct rtnl_link_stats *)i->ifa_data)->tx_packets :
+				 ((struct rtnl_link_stats *)i->ifa_data)->rx_packets;
 	freeifaddrs(ifa);
-	return rx;
+	return n;
 }
 
 START_TEST(no_malloc_per_frame)
@@ -239,12 +242,98 @@ START_TEST(no_malloc_per_frame)
 	 * uxdp received exactly what the kernel delivered to uxpu0 (a loaded
 	 * machine may drop some in veth's backlog, before uxdp), and most of it.
 	 */
-	ck_assert_int_eq(rx, kernel_rx("uxpu0"));
+	ck_assert_int_eq(rx, kernel_count("uxpu0", false));
 	ck_assert_int_ge(rx, 20000);
 	/* every frame received went back out, or was dropped for a full tx ring, counted */
 	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("p0"), &li), 0);
 	ck_assert_int_eq(li.xdp_tx, rx);
 	ck_assert_int_eq(li.tx_packets + test_drop("p0", NETDEV_DROP_XDP_TX_ERR), rx);
+	close(fd);
+	uxdp_link_del_all();
+	uxdp_bpf_object_close(p.obj);
+}
+END_TEST
+
+/* @name's value in p0's driver stats (-1: no such counter). */
+static long long p0_driver_stat(const char *name)
+{
+	char names[32][48];
+	uint64_t vals[32];
+	int cnt = uxdp_link_get_driver_stats(uxdp_link_ifindex("p0"), names, vals, 32);
+
+	for (int k = 0; k < cnt; k++)
+		if (!strcmp(names[k], name))
+			return (long long)vals[k];
+	return -1;
+}
+
+/*
+ * A send() that sends only a part of the tx ring: the socket's send buffer
+ * is full while the skbs before wait at the peer (here: uxpu1 hands its
+ * frames to another CPU by RPS, and uxdp's socket gets a tiny SO_SNDBUF).
+ * The kernel takes the slots up to there, says "sent" and leaves the rest
+ * SEND_REQUEST; the driver must send those too, during the run. Every
+ * frame uxdp counts as sent must have left uxpu0 when the run ends.
+ */
+START_TEST(tx_ring_partial_send)
+{
+	struct uxdp_run_opts o = { .sz = sizeof(o), .workers = 1, .duration_ns = 300000000ULL };
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+	unsigned char frame[1000] = "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x88\xb5";
+	unsigned int ifindex;
+	struct test_prog p;
+	int fd, shrunk = 0, one = 1;
+	uint64_t ns;
+	FILE *f;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		fprintf(stderr, "afpacket_test: one CPU: partial send test skipped\n");
+		return;
+	}
+	if (!private_veth())
+		return;
+	/* This namespace's /sys (as ip netns exec has it), to steer uxpu1's rx to CPU 1. */
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("sysfs", "/sys", "sysfs", 0, NULL)) {
+		fprintf(stderr, "afpacket_test: cannot mount sysfs privately: partial send test skipped\n");
+		return;
+	}
+	f = fopen("/sys/class/net/uxpu1/queues/rx-0/rps_cpus", "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_ge(fprintf(f, "2\n"), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	fd = p0_xdp_tx(&p);
+	/* uxdp's socket on uxpu0: a send buffer of a few frames */
+	ifindex = if_nametoindex("uxpu0");
+	for (int k = 0; k < 1024; k++) {
+		struct sockaddr_ll sll;
+		socklen_t len = sizeof(sll);
+		int dom;
+		socklen_t dl = sizeof(dom);
+
+		if (k == fd || getsockopt(k, SOL_SOCKET, SO_DOMAIN, &dom, &dl) || dom != AF_PACKET ||
+		    getsockname(k, (struct sockaddr *)&sll, &len) || sll.sll_ifindex != (int)ifindex)
+			continue;
+		ck_assert_int_eq(setsockopt(k, SOL_SOCKET, SO_SNDBUF, &one, sizeof(one)), 0);
+		shrunk++;
+	}
+	ck_assert_int_eq(shrunk, 1);
+	for (int k = 0; k < 300; k++)
+		ck_assert_int_eq(send(fd, frame, sizeof(frame), 0), (ssize_t)sizeof(frame));
+	ck_assert_int_eq(uxdp_run(&o, &ns), 0);
+	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex("p0"), &li), 0);
+	ck_assert_int_eq(li.rx_packets, 300);
+	ck_assert_int_eq(li.xdp_tx, 300);
+	ck_assert_msg(li.tx_packets + test_drop("p0", NETDEV_DROP_XDP_TX_ERR) == 300,
+		      "tx %llu + tx ring full %llu != 300", (unsigned long long)li.tx_packets,
+		      (unsigned long long)test_drop("p0", NETDEV_DROP_XDP_TX_ERR));
+	/* the point: what uxdp counts as sent did leave, and the kernel did push back */
+	ck_assert_msg(kernel_count("uxpu0", true) == li.tx_packets,
+		      "uxdp sent %llu, uxpu0 transmitted %llu (send()s that left slots: %lld)",
+		      (unsigned long long)li.tx_packets, (unsigned long long)kernel_count("uxpu0", true),
+		      p0_driver_stat("tx_kick_retries"));
+	fprintf(stderr, "afpacket_test: partial send: %lld send()s left slots queued, all %llu sent\n",
+		p0_driver_stat("tx_kick_retries"), (unsigned long long)li.tx_packets);
 	close(fd);
 	uxdp_link_del_all();
 	uxdp_bpf_object_close(p.obj);
@@ -263,6 +352,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, xdp_tx_through_rings);
 	tcase_add_test(tc, xdp_tx_vlan_restored);
 	tcase_add_test(tc, no_malloc_per_frame);
+	tcase_add_test(tc, tx_ring_partial_send);
 	suite_add_tcase(s, tc);
 	return s;
 }
