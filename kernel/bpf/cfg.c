@@ -74,7 +74,7 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 		}
 		return 0;
 	default:
-		vinsn(env, i, "invalid BPF_ALU opcode %x", op);
+		vinsn(env, i, "unknown opcode %02x", insn->code);
 		return -EINVAL;
 	}
 }

@@ -34,11 +34,25 @@
 #include <net/xdp.h>
 
 /* Deepest stack over every call chain from @sp; recursion is rejected. */
-static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u8 *onstack, u32 *out)
+static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 above,
+			   u8 *onstack, u32 *out)
 {
 	const struct bpf_insn *insns = env->prog->insnsi;
 	u32 own = ALIGN(env->subprogs[sp].stack_depth, 8), best = 0, i;
+	/* the kernel rounds each frame to 16 bytes when it JIT-compiles */
+	u32 jit_frames = above + ALIGN(env->subprogs[sp].stack_depth, 16);
 	int err;
+
+	/*
+	 * A tail call unwinds only its own frame: with bpf-to-bpf calls the
+	 * callers' stacks stay, so the kernel caps them (32 tail calls of
+	 * 256 bytes at most).
+	 */
+	if (sp && env->subprogs[sp].has_tail_call && jit_frames >= 256) {
+		bpf_verbose(env, "tail_calls are not allowed when call stack of previous frames is %u bytes. Too large\n",
+			    jit_frames);
+		return -EACCES;
+	}
 
 	if (onstack[sp]) {
 		bpf_verbose(env, "recursive call from subprogram at insn %u\n", env->subprogs[sp].start);
@@ -56,7 +70,7 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u8 *
 		    !env->aux[i].seen)
 			continue;
 		err = max_chain_depth(env, bpf_find_subprog(env, i + insns[i].imm + 1), depth + 1,
-				      onstack, &sub);
+				      jit_frames, onstack, &sub);
 		if (err)
 			return err;
 		best = max(best, sub);
@@ -76,7 +90,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 	u32 i, a, depth = 0;
 	int err;
 
-	err = max_chain_depth(env, 0, 1, onstack, &depth);
+	err = max_chain_depth(env, 0, 1, 0, onstack, &depth);
 	if (err)
 		return err;
 	if (depth > MAX_BPF_STACK) {

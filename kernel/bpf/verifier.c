@@ -657,8 +657,7 @@ static int check_stack_access_within_bounds(struct bpf_verifier_env *env, int re
 					    int access_size, int type, bool helper)
 {
 	struct bpf_reg_state *reg = &cur_regs(env)[regno];
-	const char *err_extra = helper ? " indirect access to" :
-				type == BPF_READ ? " read from" : " write to";
+	const char *err_extra = type == BPF_READ ? " read from" : " write to";
 	s64 min_off, max_off;
 	int err = 0;
 
@@ -1203,11 +1202,6 @@ static int check_atomic(struct bpf_verifier_env *env, const struct bpf_insn *ins
 		      check_reg_arg(env, insn->dst_reg, SRC_OP);
 		if (err)
 			return err;
-		if (is_ctx_reg(env, insn->dst_reg) || is_pkt_reg(env, insn->dst_reg)) {
-			verr(env, "BPF_ATOMIC stores into R%d %s is not allowed", insn->dst_reg,
-			     reg_type_str(regs[insn->dst_reg].type));
-			return -EACCES;
-		}
 		return check_mem_access(env, insn->dst_reg, insn->off, BPF_SIZE(insn->code),
 					BPF_WRITE, insn->src_reg, false);
 	}
@@ -1544,10 +1538,13 @@ static int check_alu_op(struct bpf_verifier_env *env, const struct bpf_insn *ins
 		err = check_reg_arg(env, insn->dst_reg, SRC_OP);
 		if (err)
 			return err;
-		if (__is_pointer_value(&regs[insn->dst_reg])) {
+		if (is_pointer_value(env, &regs[insn->dst_reg])) {
 			verr(env, "R%d pointer arithmetic prohibited", insn->dst_reg);
 			return -EACCES;
 		}
+		/* a privileged loader may negate or swap a pointer: a number then */
+		if (__is_pointer_value(&regs[insn->dst_reg]))
+			return check_reg_arg(env, insn->dst_reg, DST_OP);
 		if (opcode == BPF_NEG) {
 			err = check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);
 			if (err)
@@ -2598,11 +2595,12 @@ static int check_resource_leak(struct bpf_verifier_env *env, bool exception_exit
 		return -EINVAL;
 	}
 	if (env->cur_state->acquired_refs) {
-		if (!strcmp(prefix, "tail_call")) {
-			verr(env, "tail_call would lead to reference leak");
-			return -EINVAL;
+		int err = check_reference_leak(env, exception_exit);
+
+		if (err) {
+			verr(env, "%s would lead to reference leak", prefix);
+			return err;
 		}
-		return check_reference_leak(env, exception_exit);
 	}
 	return 0;
 }
@@ -2649,7 +2647,7 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 		     func_id);
 		return -EINVAL;
 	}
-	changes_data = fn->changes_pkt_data || func_id == BPF_FUNC_tail_call;
+	changes_data = fn->changes_pkt_data;
 	memset(&meta, 0, sizeof(meta));
 	meta.const_map_key = -1;
 	for (i = 0; i < 5; i++) {
@@ -2769,6 +2767,8 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 
 /* ---- bpf-to-bpf calls and exits ---------------------------------------- */
 
+static void clear_all_pkt_pointers(struct bpf_verifier_env *env);
+
 static int check_func_call(struct bpf_verifier_env *env, const struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct bpf_verifier_state *state = env->cur_state;
@@ -2809,6 +2809,7 @@ static int prepare_func_exit(struct bpf_verifier_env *env, u32 *insn_idx)
 	struct bpf_verifier_state *state = env->cur_state;
 	struct bpf_func_state *caller, *callee = state->frame[state->curframe];
 	struct bpf_reg_state *r0 = &callee->regs[BPF_REG_0];
+	bool tail_call;
 
 	if (r0->type == PTR_TO_STACK) {
 		verr(env, "cannot return stack pointer to the caller");
@@ -2820,12 +2821,15 @@ static int prepare_func_exit(struct bpf_verifier_env *env, u32 *insn_idx)
 	 * A tail call taken in the callee returns here with the target's
 	 * return value: a scalar, whatever this path left in R0.
 	 */
-	if (env->subprogs[callee->subprogno].tail_call_reachable &&
-	    caller->regs[BPF_REG_0].type != SCALAR_VALUE)
+	tail_call = env->subprogs[callee->subprogno].tail_call_reachable;
+	if (tail_call && caller->regs[BPF_REG_0].type != SCALAR_VALUE)
 		mark_reg_unknown(caller->regs, BPF_REG_0);
 	*insn_idx = callee->callsite;	/* the main loop steps past the call */
 	free(callee);
 	state->frame[state->curframe--] = NULL;
+	/* ... and the target may have changed the packet */
+	if (tail_call)
+		clear_all_pkt_pointers(env);
 	return 0;
 }
 
@@ -2842,7 +2846,7 @@ static int check_return_code(struct bpf_verifier_env *env)
 		verr(env, "R0 leaks addr as return value");
 		return -EACCES;
 	}
-	if (env->prog->type == BPF_PROG_TYPE_XDP && reg->type != SCALAR_VALUE) {
+	if (!env->allow_ptr_leaks && reg->type != SCALAR_VALUE) {
 		verr(env, "At program exit the register R0 is not a known value (%s)",
 		     reg_type_str(reg->type));
 		return -EINVAL;

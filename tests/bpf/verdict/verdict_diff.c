@@ -98,13 +98,35 @@ struct verdict {
 
 enum cls {
 	C_AGREE_ACCEPT, C_AGREE_REJECT, C_MSG, C_KREJECT_UACCEPT, C_KACCEPT_UREJECT,
-	C_CRASH, C_HANG, C_UNKNOWN, C_SKIP, NR_CLS
+	C_CRASH, C_HANG, C_UNKNOWN, C_SKIP, C_KNOWN, NR_CLS
 };
 
 static const char *const cls_key[NR_CLS] = {
 	"agree_accept", "agree_reject", "msg_mismatch", "kernel_reject_uxdp_accept",
-	"kernel_accept_uxdp_reject", "crash", "hang", "unknown", "skip",
+	"kernel_accept_uxdp_reject", "crash", "hang", "unknown", "skip", "known_gap",
 };
+
+/*
+ * --known OBJ=WHY: a disagreement on the programs of object OBJ (its file
+ * name) is a documented gap, reported as KNOWN and not failed; an
+ * agreement is reported as usual, so a gap that closes shows.
+ */
+#define MAX_KNOWN	32
+static const char *known_obj[MAX_KNOWN], *known_why[MAX_KNOWN];
+static unsigned int nr_known;
+
+static const char *known_gap(const char *name)
+{
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < nr_known; i++) {
+		n = strlen(known_obj[i]);
+		if (!strncmp(name, known_obj[i], n) && (name[n] == ':' || !name[n]))
+			return known_why[i];
+	}
+	return NULL;
+}
 
 struct rec {
 	char *group;
@@ -656,6 +678,8 @@ static void classify(struct rec *r)
 		r->cls = C_KREJECT_UACCEPT;
 	else
 		r->cls = strcmp(r->k.msg, r->u.msg) ? C_MSG : C_AGREE_REJECT;
+	if ((r->cls == C_KREJECT_UACCEPT || r->cls == C_KACCEPT_UREJECT) && known_gap(r->name))
+		r->cls = C_KNOWN;
 }
 
 static void print_rec(const struct rec *r)
@@ -688,6 +712,11 @@ static void print_rec(const struct rec *r)
 		break;
 	case C_SKIP:
 		printf("SKIP %s\n", r->skip_why);
+		break;
+	case C_KNOWN:
+		printf("KNOWN gap (%s): kernel=%s uxdp=%s%s%s%s\n", known_gap(r->name),
+		       vstate_str[r->k.st], vstate_str[r->u.st], r->u.st == V_REJECT ? "(\"" : "",
+		       r->u.st == V_REJECT ? r->u.msg : "", r->u.st == V_REJECT ? "\")" : "");
 		break;
 	default:
 		break;
@@ -830,7 +859,7 @@ static double pct(unsigned int a, unsigned int b)
 
 static unsigned int judged(const struct group_sum *g)
 {
-	return g->total - g->c[C_SKIP] - g->c[C_UNKNOWN];
+	return g->total - g->c[C_SKIP] - g->c[C_UNKNOWN] - g->c[C_KNOWN];
 }
 
 static unsigned int agreed(const struct group_sum *g)
@@ -1793,7 +1822,14 @@ int main(int argc, char **argv)
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--json") && a + 1 < argc)
 			opt_json = argv[++a];
-		else if (!strcmp(argv[a], "--strict-msg"))
+		else if (!strcmp(argv[a], "--known") && a + 1 < argc && strchr(argv[a + 1], '=') &&
+			 nr_known < MAX_KNOWN) {
+			char *eq = strchr(argv[++a], '=');
+
+			*eq = '\0';
+			known_obj[nr_known] = argv[a];
+			known_why[nr_known++] = eq + 1;
+		} else if (!strcmp(argv[a], "--strict-msg"))
 			opt_strict_msg = true;
 		else if (!strcmp(argv[a], "--mutate"))
 			opt_mutate = true;
@@ -1822,7 +1858,7 @@ int main(int argc, char **argv)
 	}
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--json") || !strcmp(argv[a], "--max-mutants") ||
-		    !strcmp(argv[a], "--timeout"))
+		    !strcmp(argv[a], "--timeout") || !strcmp(argv[a], "--known"))
 			a++;
 		else if (!strcmp(argv[a], "--group"))
 			opt_group = argv[++a];
