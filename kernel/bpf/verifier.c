@@ -2015,8 +2015,6 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 		return -EACCES;
 	}
 	/* a branch whose bounds contradict each other is never taken */
-	if (getenv("UXDP_DBG_UNSEEN") && (other_dead || this_dead))
-		fprintf(stderr, "insn %u dead other=%d this=%d\n", env->insn_idx, other_dead, this_dead);
 	if (other_dead)
 		env->pop_dead_branch = true;
 	if (this_dead)
@@ -3157,13 +3155,6 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 			(unsigned long long)env->insn_processed, BPF_COMPLEXITY_LIMIT_INSNS,
 			env->max_states_per_insn, env->total_states, env->peak_states);
 	prog->aux->insn_processed = env->insn_processed;
-	if (!err && getenv("UXDP_DBG_UNSEEN")) {
-		u32 k;
-
-		for (k = 0; k < prog->len; k++)
-			if (!env->aux[k].seen && !env->aux[k].is_ldimm_second)
-				fprintf(stderr, "unseen %u\n", k);
-	}
 	if (!err)
 		err = bpf_do_fixups(env);
 	if (!err)
