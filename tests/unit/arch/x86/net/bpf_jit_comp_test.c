@@ -383,7 +383,9 @@ END_TEST
 
 START_TEST(test_tail_call_stack)
 {
-	call_chain(400, BPF_ABORT_TAIL_CALL_STACK);
+	/* under the 256 bytes the verifier allows above a tail call, but two
+	 * rounds of it no longer fit uxdp's 512-byte stack area */
+	call_chain(240, BPF_ABORT_TAIL_CALL_STACK);
 }
 END_TEST
 
