@@ -51,6 +51,7 @@ static const struct bench_case cases[] = {
 	{ "xdp_drop.o", "xdp_drop_prog" },
 	{ "xdp1.o", "xdp_prog1" },
 	{ "xdp_csum_loop.o", "xdp_csum_loop_prog" },
+	{ "xdp_byte_scan.o", "xdp_byte_scan_prog" },
 	{ "xdp_rxq_info.o", "xdp_prognum0" },
 	{ "xdp_redirect_map.o", "xdp_redirect_map_prog" },
 	{ "xdp_parse_v3.o", "xdp_parse_prog" },
