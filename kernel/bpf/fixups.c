@@ -59,7 +59,7 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 
 		return -EINVAL;
 	}
 	if (depth > MAX_CALL_FRAMES) {
-		bpf_verbose(env, "the call stack of %u frames is too deep !\n", depth);
+		bpf_verbose(env, "the call stack of %u frames is too deep\n", depth);
 		return -E2BIG;
 	}
 	onstack[sp] = 1;

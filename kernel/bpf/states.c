@@ -112,7 +112,7 @@ struct bpf_verifier_state *push_stack(struct bpf_verifier_env *env, u32 insn_idx
 	struct bpf_verifier_stack_elem *elem;
 
 	if (env->work_cnt + 1 > BPF_COMPLEXITY_LIMIT_JMP_SEQ) {
-		verbose(env, "The sequence of %d jumps is too complex.\n", env->work_cnt + 1);
+		vinsn(env, env->insn_idx, "The sequence of %d jumps is too complex.", env->work_cnt + 1);
 		return NULL;
 	}
 	if (env->work_cnt == env->work_cap) {
@@ -455,7 +455,7 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 			    states_equal(env, &sl->state, cur, EXACT) &&
 			    sl->state.may_goto_depth == cur->may_goto_depth &&
 			    sl->state.callback_unroll_depth == cur->callback_unroll_depth) {
-				verbose(env, "infinite loop detected at insn %d\n", insn_idx);
+				vinsn(env, insn_idx, "infinite loop detected at insn %d", insn_idx);
 				return -EINVAL;
 			}
 			if (env->jmps_processed - env->prev_jmps_processed < 20 &&

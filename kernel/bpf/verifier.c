@@ -969,7 +969,11 @@ static int check_stack_alignment(struct bpf_verifier_env *env, const struct bpf_
 	if (!tnum_is_aligned(reg_off, size)) {
 		char tn_buf[48];
 
-		tnum_strn(tn_buf, sizeof(tn_buf), reg->var_off);
+		/* a known offset prints as the number, as the kernel's log does */
+		if (tnum_is_const(reg->var_off))
+			snprintf(tn_buf, sizeof(tn_buf), "%lld", (long long)reg->var_off.value);
+		else
+			tnum_strn(tn_buf, sizeof(tn_buf), reg->var_off);
 		verr(env, "misaligned stack access off %s+%d+%d size %d", tn_buf, reg->off, off,
 		     size);
 		return -EACCES;
@@ -2775,7 +2779,7 @@ static int check_func_call(struct bpf_verifier_env *env, const struct bpf_insn *
 	int subprog;
 
 	if (state->curframe + 1 >= MAX_CALL_FRAMES) {
-		verr(env, "the call stack of %d frames is too deep !", state->curframe + 2);
+		verr(env, "the call stack of %d frames is too deep", state->curframe + 2);
 		return -E2BIG;
 	}
 	subprog = bpf_find_subprog(env, target);
@@ -3022,8 +3026,8 @@ static int do_check(struct bpf_verifier_env *env)
 			goto out;
 		}
 		if (++env->insn_processed > BPF_COMPLEXITY_LIMIT_INSNS) {
-			verbose(env, "BPF program is too large. Processed %llu insn\n",
-				(unsigned long long)env->insn_processed);
+			verr(env, "BPF program is too large. Processed %llu insn",
+			     (unsigned long long)env->insn_processed);
 			err = -E2BIG;
 			goto out;
 		}
