@@ -477,6 +477,8 @@ int is_scalar_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg
 int reg_set_min_max(struct bpf_verifier_env *env, struct bpf_reg_state *true_reg1,
 		    struct bpf_reg_state *true_reg2, struct bpf_reg_state *false_reg1,
 		    struct bpf_reg_state *false_reg2, u8 opcode, bool is_jmp32);
+/* The jump opcode with its operands swapped (a < b is b > a). */
+u8 flip_opcode(u8 opcode);
 /* Range of @reg is within that of @old (both scalars)? */
 bool range_within(const struct bpf_reg_state *old, const struct bpf_reg_state *cur);
 /* Kernel log form of a register's value: "scalar(smin=...,umax=...,var_off=...)" etc. */

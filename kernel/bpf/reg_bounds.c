@@ -1216,7 +1216,7 @@ int is_scalar_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg
 }
 
 /* a OP b <=> b flip(OP) a */
-static u8 flip_opcode(u8 opcode)
+u8 flip_opcode(u8 opcode)
 {
 	switch (opcode) {
 	case BPF_JGT:	return BPF_JLT;

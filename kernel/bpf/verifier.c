@@ -1681,21 +1681,6 @@ static int check_alu_op(struct bpf_verifier_env *env, const struct bpf_insn *ins
 #define AT_PKT_END	-1	/* pkt >= pkt_end */
 #define BEYOND_PKT_END	-2	/* pkt > pkt_end */
 
-static u8 flip_opcode(u8 opcode)
-{
-	switch (opcode) {
-	case BPF_JGT: return BPF_JLT;
-	case BPF_JLT: return BPF_JGT;
-	case BPF_JGE: return BPF_JLE;
-	case BPF_JLE: return BPF_JGE;
-	case BPF_JSGT: return BPF_JSLT;
-	case BPF_JSLT: return BPF_JSGT;
-	case BPF_JSGE: return BPF_JSLE;
-	case BPF_JSLE: return BPF_JSGE;
-	}
-	return opcode;	/* JEQ, JNE, JSET */
-}
-
 static int is_pkt_ptr_branch_taken(const struct bpf_reg_state *dst_reg,
 				   const struct bpf_reg_state *src_reg, u8 opcode)
 {
