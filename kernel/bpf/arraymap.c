@@ -110,6 +110,13 @@ static struct bpf_map *array_map_alloc(union bpf_attr *attr)
 		array_size += (u64)max_entries * elem_size;
 	if (array_size > (1ULL << 32) * 8 || (u64)attr->max_entries * elem_size > (1ULL << 34))
 		return ERR_PTR(-ENOMEM);
+	/*
+	 * Per-CPU values come from the kernel's per-CPU allocator, which runs
+	 * out at a small fraction of memory; uxdp refuses more than 1 GiB of
+	 * them (writing a slot pointer per entry would touch 8 bytes of each).
+	 */
+	if (percpu && (u64)attr->max_entries * elem_size * num_possible_cpus() > (1ULL << 30))
+		return ERR_PTR(-ENOMEM);
 
 	array = calloc(1, array_size);
 	if (!array)
