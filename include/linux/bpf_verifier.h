@@ -23,9 +23,10 @@
  *
  * Kernel: include/linux/bpf_verifier.h, include/linux/filter.h
  *	   (BPF_PROBE_MEM, BPF_TAIL_CALL, BPF_CALL_ARGS)
- * Differs: the kernel patches multi-instruction sequences and proves every
- *	    access; uxdp keeps the instruction count and checks at run time
- *	    what it does not prove. A hardened program (prog->aux->hardened)
+ * Differs: the kernel patches multi-instruction sequences; uxdp keeps the
+ *	    instruction count and uses the internal opcodes above. Run-time
+ *	    checks are emitted only for hardened programs (every access) and
+ *	    for raw test memory of a size known at run time. A hardened program (prog->aux->hardened)
  *	    gets the checked forms for every access and helper argument with
  *	    a region, proven or not, and the instruction budget.
  */

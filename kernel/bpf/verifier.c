@@ -436,7 +436,7 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 	struct bpf_reg_state *ptr_reg = &cur->regs[ptr_regno];
 	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
 	struct bpf_reg_state *value_reg = NULL;
-	bool writing_zero = false, zero_used = false;
+	bool writing_zero = false;
 	int min_off, max_off, i;
 
 	min_off = ptr_reg->smin_value + off;
@@ -471,10 +471,8 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 				scrub_spilled_slot(&state->stack[spi].slot_type[j]);
 		}
 		new_type = STACK_MISC;
-		if (writing_zero && *stype == STACK_ZERO) {
+		if (writing_zero && *stype == STACK_ZERO)
 			new_type = STACK_ZERO;
-			zero_used = true;
-		}
 		if (*stype == STACK_INVALID && !env->allow_uninit_stack) {
 			verr(env, "uninit stack in range of var-offset write prohibited for !root; insn %d, off: %d",
 			     env->insn_idx, i);
@@ -482,7 +480,6 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 		}
 		*stype = new_type;
 	}
-	(void)zero_used;
 	return 0;
 }
 
@@ -654,7 +651,7 @@ static int check_stack_write(struct bpf_verifier_env *env, int ptr_regno, int of
 }
 
 static int check_stack_access_within_bounds(struct bpf_verifier_env *env, int regno, int off,
-					    int access_size, int type, bool helper)
+					    int access_size, int type)
 {
 	struct bpf_reg_state *reg = &cur_regs(env)[regno];
 	const char *err_extra = type == BPF_READ ? " read from" : " write to";
@@ -714,7 +711,7 @@ static int check_stack_range_initialized(struct bpf_verifier_env *env, int regno
 		verr(env, "invalid zero-sized read");
 		return -EACCES;
 	}
-	err = check_stack_access_within_bounds(env, regno, off, access_size, type, true);
+	err = check_stack_access_within_bounds(env, regno, off, access_size, type);
 	if (err)
 		return err;
 	if (tnum_is_const(reg->var_off)) {
@@ -1108,7 +1105,7 @@ static int check_mem_access(struct bpf_verifier_env *env, u32 regno, int off, in
 		if (err)
 			return err;
 		off += reg->off;
-		err = check_stack_access_within_bounds(env, regno, off, size, t, false);
+		err = check_stack_access_within_bounds(env, regno, off, size, t);
 		if (err)
 			return err;
 		if (t == BPF_READ)
@@ -1155,19 +1152,14 @@ mixed:
 
 static int check_load_mem(struct bpf_verifier_env *env, const struct bpf_insn *insn)
 {
-	struct bpf_reg_state *regs = cur_regs(env);
-	u32 src_type;
 	int err;
 
 	err = check_reg_arg(env, insn->src_reg, SRC_OP) ?:
 	      check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);
 	if (err)
 		return err;
-	src_type = regs[insn->src_reg].type;
-	err = check_mem_access(env, insn->src_reg, insn->off, BPF_SIZE(insn->code), BPF_READ,
-			       insn->dst_reg, BPF_MODE(insn->code) == BPF_MEMSX);
-	(void)src_type;
-	return err;
+	return check_mem_access(env, insn->src_reg, insn->off, BPF_SIZE(insn->code), BPF_READ,
+				insn->dst_reg, BPF_MODE(insn->code) == BPF_MEMSX);
 }
 
 static int check_store_reg(struct bpf_verifier_env *env, const struct bpf_insn *insn)
