@@ -19,6 +19,8 @@ PACKAGES=(
 	socat ethtool iputils-ping                     # real-interface router tests (tests/net/router_*.sh)
 	python3                                        # AF_PACKET inject/capture in the generic-XDP kernel oracle test
 	libxml2-utils                                  # xmllint: lab report SVGs are checked by parsing
+	python3-pytest python3-scapy                   # the Python package's test suite (python/tests)
+	lcov                                           # genhtml renders the coverage tracefiles in tests
 )
 
 missing=()

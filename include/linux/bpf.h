@@ -426,6 +426,8 @@ struct bpf_prog_aux {
 	void *jit_image;		/* mmap'd executable image, or NULL */
 	size_t jit_alloc;		/* its mapping size */
 	char jit_reason[96];		/* why the program is not JITed ("" when it is) */
+	/* kernel/bpf/line_info.c: source lines from BTF, or NULL */
+	struct bpf_prog_linfo *linfo;
 };
 
 struct bpf_prog {

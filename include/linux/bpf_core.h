@@ -15,6 +15,24 @@
 
 struct btf;
 
+/*
+ * The .BTF.ext header (tools/lib/bpf/libbpf_internal.h struct
+ * btf_ext_header): CO-RE records (object.c) and line_info (line_info.c)
+ * sit at the offsets it gives, counted from its end (hdr_len).
+ */
+struct btf_ext_hdr {
+	__u16 magic;
+	__u8 version;
+	__u8 flags;
+	__u32 hdr_len;
+	__u32 func_info_off;
+	__u32 func_info_len;
+	__u32 line_info_off;
+	__u32 line_info_len;
+	__u32 core_relo_off;
+	__u32 core_relo_len;
+};
+
 /* libbpf's poisoned-instruction marker: call to helper 0xbad2310 */
 #define BPF_CORE_POISON_IMM	195896080
 

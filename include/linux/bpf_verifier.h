@@ -108,6 +108,7 @@ struct bpf_call_desc {
 };
 
 struct bpf_dinsn;
+struct bpf_prog_cov;
 
 /* prog->aux->verifier_info after bpf_check(). */
 struct bpf_verifier_info {
@@ -125,6 +126,7 @@ struct bpf_verifier_info {
 	 */
 	bool needs_budget;
 	struct bpf_dinsn *image;	/* the interpreter's decoded copy (core.c) */
+	struct bpf_prog_cov *cov;	/* coverage counters, or NULL (coverage.c) */
 };
 
 void bpf_verifier_info_free(struct bpf_verifier_info *vi);

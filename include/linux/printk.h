@@ -13,6 +13,8 @@
 #include <linux/compiler.h>
 
 void uxdp_log(enum uxdp_print_level level, const char *fmt, ...) __printf(2, 3);
+/* Record @msg as this thread's uxdp_errmsg() (uxdp_log() does it for warnings). */
+void uxdp_errmsg_set(const char *msg);
 
 #define pr_warn(fmt, ...)	uxdp_log(UXDP_WARN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)	uxdp_log(UXDP_INFO, fmt, ##__VA_ARGS__)

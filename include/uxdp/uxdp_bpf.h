@@ -373,4 +373,17 @@ UXDP_API int uxdp_bpf_prog_hardened(uint32_t prog_id);
 UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char *reason,
 				    size_t len);
 
+/**
+ * uxdp_bpf_trace_pipe_read() - what bpf_printk() wrote, as trace_pipe
+ * @buf: receives whole lines ("msg\n"), not NUL-terminated
+ * @size: bytes in @buf
+ *
+ * The messages of the programs run by the calling thread (prog test runs
+ * run on the caller's thread), oldest first; what is read is gone. A line
+ * longer than @size is cut.
+ *
+ * Return: bytes stored (0: nothing pending), -EINVAL when @buf is NULL.
+ */
+UXDP_API int uxdp_bpf_trace_pipe_read(char *buf, size_t size);
+
 #endif

@@ -79,6 +79,8 @@
 #include <linux/netdevice.h>
 #include <net/xdp.h>
 
+#include "coverage.h"
+
 /* ---- lifecycle ---------------------------------------------------------- */
 
 struct bpf_prog *bpf_prog_alloc(u32 len)
@@ -114,6 +116,7 @@ void bpf_prog_free(struct bpf_prog *fp)
 		for (i = 0; i < fp->aux->used_map_cnt; i++)
 			bpf_map_put(fp->aux->used_maps[i]);
 		free(fp->aux->used_maps);
+		bpf_prog_linfo_free(fp->aux->linfo);
 		free(fp->aux);
 	}
 	free(fp);
@@ -229,6 +232,8 @@ static const void *const *bpf_interp_fused;
 /* the same without the budget: programs whose vi->needs_budget is false */
 static const void *const (*bpf_interp_nb_jumps)[256];
 static const void *const *bpf_interp_fused_nb;
+/* [0]: every slot of a program with coverage on (bpf_prog_coverage_set()) */
+static const void *const *bpf_interp_cover;
 
 struct bpf_call_frame {
 	const struct bpf_dinsn *ret;
@@ -248,6 +253,7 @@ struct bpf_interp {
 	u32 depth;
 	u64 may_goto_cnt;
 	enum bpf_abort_reason reason;
+	const struct bpf_dinsn *cov_prev;	/* coverage: the slot run before */
 	struct bpf_call_frame frames[MAX_CALL_FRAMES];
 };
 
@@ -576,6 +582,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 	static const void *const fused[__BPF_FUSE_MAX] = FUSED_TABLE();
 	static const void *const fused_nb[__BPF_FUSE_MAX] = FUSED_TABLE(_nb);
 #undef FUSED_TABLE
+	static const void *const cover[1] = { &&COVER };
 	const struct bpf_verifier_info *vi;
 	const struct bpf_call_desc *d;
 	const struct bpf_prog *tgt;
@@ -591,6 +598,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		bpf_interp_nb_jumps = nb_jumps;
 		bpf_interp_fused_nb = fused_nb;
 		bpf_interp_jumptable = jumptable;
+		bpf_interp_cover = cover;
 		return 0;
 	}
 	vi = st->prog->aux->verifier_info;
@@ -1074,6 +1082,27 @@ FUSE_PERCPU_ARRAY_LOOKUP: {
 		goto select_insn;
 	}
 
+	/*
+	 * Coverage (kernel/bpf/coverage.c): every slot of the image points
+	 * here; count the slot, and the way the conditional jump run just
+	 * before went (fall-through to the next slot or taken), then run the
+	 * slot's own unfused handler from cov->ops. Programs without coverage
+	 * never come here.
+	 */
+COVER: {
+		struct bpf_prog_cov *cov = vi->cov;
+		u32 pc = PC;
+		u32 prev = (u32)(((uintptr_t)st->cov_prev - (uintptr_t)vi->image) /
+				 sizeof(*insn));
+
+		if (prev < st->prog->len && cov->cond[prev])
+			__atomic_fetch_add(&cov->branch[2 * prev + (pc != prev + 1)], 1,
+					   __ATOMIC_RELAXED);
+		__atomic_fetch_add(&cov->cnt[pc], 1, __ATOMIC_RELAXED);
+		st->cov_prev = insn;
+		goto *cov->ops[pc];
+	}
+
 misaligned:
 	st->reason = BPF_ABORT_MISALIGNED_ATOMIC;
 	return 0;
@@ -1121,6 +1150,7 @@ static __always_inline u64 __bpf_prog_run(const struct bpf_prog *prog, const str
 	st.depth = 0;
 	st.may_goto_cnt = BPF_MAX_LOOPS;
 	st.reason = BPF_ABORT_NONE;
+	st.cov_prev = NULL;
 	if (vi->zero_stack)
 		memset(stack, 0, sizeof(stack));
 	regs[BPF_REG_10] = (u64)(uintptr_t)st.stack_hi;
@@ -1372,6 +1402,68 @@ static int bpf_fuse_at(const struct bpf_prog *prog, u32 i)
 	return -1;
 }
 
+/* Superinstructions into @image where bpf_fuse_at() finds them. */
+static void bpf_fuse_image(const struct bpf_prog *prog, struct bpf_dinsn *image)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u32 i;
+
+	for (i = 0; i < prog->len; i++) {
+		int f = bpf_fuse_at(prog, i);
+
+		if (f >= 0)
+			__atomic_store_n(&image[i].op, vi->needs_budget ? bpf_interp_fused[f] :
+					 bpf_interp_fused_nb[f], __ATOMIC_RELEASE);
+		if (prog->insnsi[i].code == (BPF_LD | BPF_IMM | BPF_DW))
+			i++;	/* never start a pattern at a second half */
+	}
+}
+
+/* The handler of slot @i on its own (no superinstruction). */
+static const void *bpf_dinsn_op(const struct bpf_prog *prog, u32 i)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u8 code = prog->insnsi[i].code;
+
+	/* without a budget, jumps are only jumps */
+	if (!vi->needs_budget && bpf_interp_nb_jumps[i % BPF_COND_COPIES][code])
+		return bpf_interp_nb_jumps[i % BPF_COND_COPIES][code];
+	if (i % BPF_COND_COPIES && bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][code])
+		return bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][code];
+	return bpf_interp_jumptable[code];
+}
+
+int bpf_prog_coverage_set(struct bpf_prog *prog, struct bpf_prog_cov *cov)
+{
+	struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	u32 i;
+
+	if (!vi || !vi->image)
+		return -EINVAL;
+	if (cov) {
+		/* the handlers first: a run may already be on its way */
+		for (i = 0; i < prog->len; i++)
+			cov->ops[i] = bpf_dinsn_op(prog, i);
+		vi->cov = cov;
+		for (i = 0; i < prog->len; i++)
+			__atomic_store_n(&vi->image[i].op, bpf_interp_cover[0], __ATOMIC_RELEASE);
+		cov->saved_func = prog->bpf_func;
+		/* the JIT and the r0 = K shortcut do not count: interpret */
+		prog->bpf_func = prog->type == BPF_PROG_TYPE_UNSPEC ? bpf_prog_run_raw_interp :
+			bpf_prog_run_xdp_interp;
+		return 0;
+	}
+	cov = vi->cov;
+	if (!cov)
+		return 0;
+	for (i = 0; i < prog->len; i++)
+		__atomic_store_n(&vi->image[i].op, cov->ops[i], __ATOMIC_RELEASE);
+	bpf_fuse_image(prog, vi->image);
+	prog->bpf_func = cov->saved_func;
+	/* vi->cov stays: a run that started counting may still be in COVER */
+	return 0;
+}
+
 int bpf_prog_select_runtime(struct bpf_prog *prog)
 {
 	struct bpf_verifier_info *vi = prog->aux->verifier_info;
@@ -1386,25 +1478,13 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
 
-		image[i].op = bpf_interp_jumptable[insn->code];
-		if (i % BPF_COND_COPIES && bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code])
-			image[i].op = bpf_interp_cond_copies[i % BPF_COND_COPIES - 1][insn->code];
-		/* without a budget, jumps are only jumps */
-		if (!vi->needs_budget && bpf_interp_nb_jumps[i % BPF_COND_COPIES][insn->code])
-			image[i].op = bpf_interp_nb_jumps[i % BPF_COND_COPIES][insn->code];
+		image[i].op = bpf_dinsn_op(prog, i);
 		image[i].dst_reg = insn->dst_reg;
 		image[i].src_reg = insn->src_reg;
 		image[i].off = insn->off;
 		image[i].imm = insn->imm;
 	}
-	for (i = 0; i < prog->len; i++) {
-		int f = bpf_fuse_at(prog, i);
-
-		if (f >= 0)
-			image[i].op = vi->needs_budget ? bpf_interp_fused[f] : bpf_interp_fused_nb[f];
-		if (prog->insnsi[i].code == (BPF_LD | BPF_IMM | BPF_DW))
-			i++;	/* never start a pattern at a second half */
-	}
+	bpf_fuse_image(prog, image);
 	free(vi->image);
 	vi->image = image;
 	if (prog->type == BPF_PROG_TYPE_UNSPEC)

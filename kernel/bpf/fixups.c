@@ -33,6 +33,8 @@
 #include <linux/filter.h>
 #include <net/xdp.h>
 
+#include "coverage.h"
+
 /* Deepest stack over every call chain from @sp; recursion is rejected. */
 static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 above,
 			   u8 *onstack, u32 *out)
@@ -240,5 +242,6 @@ void bpf_verifier_info_free(struct bpf_verifier_info *vi)
 	free(vi->insn_aux);
 	free(vi->calls);
 	free(vi->image);
+	bpf_prog_cov_free(vi->cov);
 	free(vi);
 }

@@ -25,6 +25,7 @@
  *          the ftrace ring; messages always end in one '\n'.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/smp.h>
+#include <uxdp/uxdp_bpf.h>
 
 /* ---- map elements ------------------------------------------------------- */
 
@@ -759,6 +761,13 @@ size_t bpf_trace_pipe_read(char *buf, size_t size)
 	memmove(tp->buf, tp->buf + n, tp->head - n);
 	tp->head -= n;
 	return n;
+}
+
+UXDP_API int uxdp_bpf_trace_pipe_read(char *buf, size_t size)
+{
+	if (!buf)
+		return -EINVAL;
+	return (int)bpf_trace_pipe_read(buf, min_t(size_t, size, INT_MAX));
 }
 
 u64 bpf_trace_pipe_dropped(void)

@@ -50,6 +50,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,8 @@
 #include <linux/printk.h>
 #include <linux/smp.h>
 #include <uxdp/uxdp_bpf.h>
+
+#include "coverage.h"
 
 #ifndef EM_BPF
 #define EM_BPF		247
@@ -157,6 +160,7 @@ static __printf(2, 3) int obj_err(struct uxdp_bpf_object *obj, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
+	uxdp_errmsg_set(msg);
 	if (obj->log && obj->log_size)
 		snprintf(obj->log, obj->log_size, "%s", msg);
 	else
@@ -549,19 +553,6 @@ static int object_check_btf(struct uxdp_bpf_object *obj)
 
 /* ---- CO-RE relocations (.BTF.ext) ---------------------------------------- */
 
-/* The .BTF.ext header (tools/lib/bpf/libbpf_internal.h struct btf_ext_header). */
-struct btf_ext_hdr {
-	u16 magic;
-	u8 version;
-	u8 flags;
-	u32 hdr_len;
-	u32 func_info_off;
-	u32 func_info_len;
-	u32 line_info_off;
-	u32 line_info_len;
-	u32 core_relo_off;
-	u32 core_relo_len;
-};
 
 /* A poisoned instruction of the program being linked, for the checker's log. */
 struct core_poison {
@@ -1153,6 +1144,51 @@ static void object_check_failed(struct uxdp_bpf_object *obj, const struct link_s
 	obj_err(obj, "prog '%s': rejected by the checker (%s):\n%s", ls->prog, strerror(-err), log);
 }
 
+/*
+ * The source lines of the linked program (kernel/bpf/line_info.c), for
+ * coverage. Without .BTF.ext there are only the functions; a failure
+ * leaves the program without lines, never fails the load.
+ */
+static void object_line_info(struct uxdp_bpf_object *obj, const struct link_state *ls,
+			     struct bpf_prog *prog)
+{
+	struct bpf_linfo_chunk *chunks;
+	char dir[PATH_MAX], *slash;
+	Elf_Data *ext = NULL;
+	size_t i;
+
+	for (i = 1; i < obj->shnum && !ext; i++) {
+		const char *name = elf_sec_name(obj, i);
+
+		if (name && !strcmp(name, ".BTF.ext"))
+			ext = elf_sec_data(obj, i);
+	}
+	chunks = calloc(ls->nr_chunks ? ls->nr_chunks : 1, sizeof(*chunks));
+	if (!chunks)
+		return;
+	for (i = 0; i < ls->nr_chunks; i++) {
+		const struct link_chunk *c = &ls->chunks[i];
+		GElf_Sym fn;
+
+		chunks[i].sec = elf_sec_name(obj, c->shndx) ?: "";
+		chunks[i].func = elf_find_func(obj, c->shndx, (u64)c->sec_insn_off * BPF_INSN_SZ, &fn) ?
+				 elf_sym_name(obj, &fn) : NULL;
+		chunks[i].sec_insn_off = c->sec_insn_off;
+		chunks[i].cnt = c->cnt;
+		chunks[i].out_off = c->out_off;
+	}
+	snprintf(dir, sizeof(dir), "%s", obj->path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	prog->aux->linfo = bpf_prog_linfo_build(ext && ext->d_buf ? ext->d_buf : NULL,
+						ext ? ext->d_size : 0, obj->local_btf, dir, chunks,
+						ls->nr_chunks);
+	free(chunks);
+}
+
 /* Link, relocate and check program @op as XDP. */
 static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
 {
@@ -1203,6 +1239,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
 	prog->expected_attach_type = bpf_program__expected_attach_type(p);
 	prog->aux->xdp_has_frags = op->frags;
 	snprintf(prog->aux->name, sizeof(prog->aux->name), "%s", name);
+	object_line_info(obj, &ls, prog);
 
 	log = calloc(1, 8192);
 	if (!log) {

@@ -30,5 +30,9 @@ int do_run_script(int argc, char **argv);
 int do_shell(int argc, char **argv);
 /* ab.c: `uxdp ab` (the lab) */
 int do_ab(int argc, char **argv);
+/* coverage.c: `prog run ... coverage FILE` */
+struct uxdp_bpf_object;
+int coverage_start(struct uxdp_bpf_object *obj);
+int coverage_write(struct uxdp_bpf_object *obj, const char *path);
 
 #endif

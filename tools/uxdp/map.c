@@ -8,8 +8,10 @@
  * OBJ is an object a `link set ... xdp obj FILE` line opened, named by the
  * FILE as written, its base name, or the base name without ".o". HEX is
  * bpftool's: bytes as one word ("00000000") or several ("00 00 00 00").
- * Object files are looked up as given, next to the script, then in the
- * build's examples/progs (UXDP_PROGS_DIR).
+ * Object files are looked up as given, next to the script, then by base
+ * name in the example programs: $UXDP_PROGS_DIR, else the installed
+ * share/uxdp/progs or the build tree's examples/progs, both found from
+ * the executable's own location (no build path is baked in).
  *
  * Kernel: tools/bpf/bpftool/map.c do_update() (the grammar)
  */
@@ -27,9 +29,11 @@
 #include "main.h"
 #include "script.h"
 
-#ifndef UXDP_PROGS_DIR
-#define UXDP_PROGS_DIR "."
+/* From the executable's directory: installed (bindir) and build tree. */
+#ifndef UXDP_PROGS_REL
+#define UXDP_PROGS_REL "../share/uxdp/progs"
 #endif
+#define UXDP_PROGS_BUILD_REL "../../examples/progs"
 
 #define SCRIPT_MAX_OBJECTS	32
 
@@ -76,6 +80,36 @@ struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name)
 	return objects[i].obj;
 }
 
+/* Where the example programs are (see the top of the file), or "." */
+static const char *progs_dir(void)
+{
+	static const char *const rels[] = { UXDP_PROGS_REL, UXDP_PROGS_BUILD_REL };
+	static char dir[1024];
+	char exe[1024], try[2048], *exe_dir;
+	ssize_t n;
+	unsigned int i;
+
+	if (getenv("UXDP_PROGS_DIR"))
+		return getenv("UXDP_PROGS_DIR");
+#ifdef UXDP_PROGS_DIR
+	return UXDP_PROGS_DIR;	/* test harnesses that are never installed */
+#endif
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return ".";
+	exe[n] = '\0';
+	exe_dir = dirname(exe);
+	for (i = 0; i < sizeof(rels) / sizeof(rels[0]); i++) {
+		snprintf(try, sizeof(try), "%s/%s", exe_dir, rels[i]);
+		if (realpath(try, dir))
+			return dir;
+		dir[0] = '\0';
+	}
+	return ".";
+}
+
 struct uxdp_bpf_object *script_object_get(const char *path, char *err, size_t errlen)
 {
 	char tries[3][1024], log[4096] = "", buf[512];
@@ -97,13 +131,13 @@ struct uxdp_bpf_object *script_object_get(const char *path, char *err, size_t er
 	snprintf(buf, sizeof(buf), "%s", path);
 	snprintf(tries[0], sizeof(tries[0]), "%s", path);
 	snprintf(tries[1], sizeof(tries[1]), "%s/%s", script_dir, path);
-	snprintf(tries[2], sizeof(tries[2]), "%s/%s", UXDP_PROGS_DIR, basename(buf));
+	snprintf(tries[2], sizeof(tries[2]), "%s/%s", progs_dir(), basename(buf));
 	for (int i = 0; i < 3 && !found; i++)
 		if (!access(tries[i], R_OK))
 			found = tries[i];
 	if (!found) {
 		snprintf(err, errlen, "%s: no such object file (also looked in %s and %s)", path,
-			 script_dir, UXDP_PROGS_DIR);
+			 script_dir, progs_dir());
 		return NULL;
 	}
 	obj = uxdp_bpf_object_open(found, &opts);
@@ -113,6 +147,7 @@ struct uxdp_bpf_object *script_object_get(const char *path, char *err, size_t er
 	}
 	objects[nr_objects].name = strdup(path);
 	objects[nr_objects++].obj = obj;
+	coverage_script_object_opened(obj);
 	return obj;
 }
 

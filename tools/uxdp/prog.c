@@ -7,6 +7,7 @@
  *                 data_in FILE [data_out FILE]
  *                 [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N]
  *                 [map NAME key HEX value HEX]... [dump-maps] [hardened]
+ *                 [coverage FILE]
  *
  * `show` lists programs and maps as `bpftool prog show` / `map show` do,
  * with the programs that are not loaded (other types, unknown sections);
@@ -18,6 +19,8 @@
  * stdout for data_out/ctx_out. `hardened` loads the object with the
  * hardened runtime (net.core.bpf_hardened=1): every access checked at run
  * time, the instruction budget; a check that fires is reported as an abort.
+ * `coverage FILE` runs the program on the interpreter counting what it
+ * executes and writes an lcov tracefile (tools/uxdp/coverage.c).
  *
  * Kernel: tools/bpf/bpftool/prog.c do_show(), do_run()
  * Differs: works on object files, not on loaded programs; `-j` output of
@@ -33,6 +36,7 @@
 
 #include <uxdp_bpf.h>
 #include <uxdp_bpf_abort.h>
+#include <uxdp_bpf_cov.h>
 
 #include "main.h"
 
@@ -390,6 +394,7 @@ struct run_args {
 	uint32_t repeat;
 	bool dump_maps;
 	bool hardened;
+	const char *coverage;
 	struct preload preloads[MAX_PRELOADS];
 	unsigned int nr_preloads;
 };
@@ -460,6 +465,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			a->ctx_in = argv[++i];
 		} else if (!strcmp(kw, "ctx_out")) {
 			a->ctx_out = argv[++i];
+		} else if (!strcmp(kw, "coverage")) {
+			a->coverage = argv[++i];
 		} else if (!strcmp(kw, "data_size_out") || !strcmp(kw, "repeat")) {
 			uint32_t v;
 
@@ -739,6 +746,8 @@ static int do_run(int argc, char **argv)
 	for (i = 0; i < a.nr_preloads; i++)
 		if (apply_preload(obj, &a.preloads[i]))
 			goto out;
+	if (a.coverage && coverage_start(obj))
+		goto out;
 
 	topts.data_in = data_in;
 	topts.data_size_in = (uint32_t)data_len;
@@ -767,6 +776,8 @@ static int do_run(int argc, char **argv)
 		goto out;
 	}
 	ret = 1;
+	if (a.coverage && coverage_write(obj, a.coverage))
+		goto out;
 	out_json_data = json_output;
 	if (a.data_out && !(json_output && !strcmp(a.data_out, "-")) &&
 	    write_all(a.data_out, data_out, topts.data_size_out))
@@ -851,7 +862,7 @@ const struct cmd prog_cmds[] = {
 	  "list the programs (loaded or not) and maps of an object file" },
 	{ "list", do_show, "list OBJ ...", "alias of show" },
 	{ "run", do_run,
-	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened]",
+	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened] [coverage FILE]",
 	  "run a program over one packet (BPF_PROG_TEST_RUN)" },
 	{ 0 }
 };

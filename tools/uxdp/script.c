@@ -37,6 +37,7 @@ static const struct {
 	{ "route", iproute_cmds },
 	{ "neigh", ipneigh_cmds },
 	{ NULL, ipv4_cmds },	/* sysctl, snmp */
+	{ NULL, coverage_cmds },
 };
 
 void script_err(const char *fmt, ...)
@@ -167,6 +168,8 @@ static int run_script(const char *path, bool interactive)
 	ret = run_stream(f, interactive);
 	/* With -j a failed script printed {"error": ...}: one document only. */
 	run_output_end(!(json_output && ret));
+	if (coverage_script_end() && !ret)
+		ret = 1;
 	uxdp_link_del_all();
 	uxdp_ip_reset();
 	script_objects_close();

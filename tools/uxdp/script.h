@@ -30,6 +30,10 @@ extern const struct script_cmd ipaddr_cmds[];
 extern const struct script_cmd iproute_cmds[];
 extern const struct script_cmd ipneigh_cmds[];
 extern const struct script_cmd ipv4_cmds[];
+/* coverage.c: `coverage FILE`; every object opened is counted, written at the end */
+extern const struct script_cmd coverage_cmds[];
+void coverage_script_object_opened(struct uxdp_bpf_object *obj);
+int coverage_script_end(void);
 
 /* Run one tokenized script line (link, map, addr, ... ; run and stats too). */
 int script_dispatch(int argc, char **argv);
