@@ -34,7 +34,7 @@ progs=$D$prefix/share/uxdp/progs
 bin=$D$prefix/bin
 for f in "$libdir/libuxdp.so.0" "$libdir/libuxdp.a" "$progs/xdp_drop.o" "$progs/xdp1.c" \
 	 "$D$prefix/include/uxdp/uxdp_bpf.h" "$D$prefix/include/uxdp/uxdp_bpf_cov.h" "$bin/uxdp" \
-	 "$D$prefix/share/doc/uxdp/README.md"; do
+	 "$D$prefix/share/doc/uxdp/Documentation/libuxdp.rst"; do
 	[ -e "$f" ] || fail "not installed: ${f#$D}"
 done
 # no kernel-internal header next to the public ones
