@@ -233,3 +233,64 @@ def test_same_as_kernel(open_obj, progs_dir, kernel, name, prog, make):
     ours = (obj.programs[prog] if prog else obj.program).run(pkt)
     retval, data = kernel.run(os.path.join(progs_dir, name + ".o"), pkt, prog)
     assert (ours.retval, ours.data) == (retval, data)
+
+
+def test_coverage_follows_tail_calls(open_obj, tmp_path):
+    obj = open_obj("xdp_tailcall")
+    progs = obj.programs
+    table = obj.maps["jmp_table"].typed("u32", "u32")
+    table[0] = progs["xdp_tail_ipv4"].id
+    table[1] = progs["xdp_tail_ipv6"].id
+    covered = [progs[n] for n in ("xdp_tail_entry", "xdp_tail_ipv4", "xdp_tail_ipv6")]
+    for p in covered:
+        p.coverage_enable()
+    for _ in range(3):
+        assert progs["xdp_tail_entry"].run(udp()).verdict == "XDP_DROP"
+    for p in covered:
+        p.coverage_disable()
+    out = tmp_path / "tail.info"
+    uxdp.write_lcov(out, covered)
+    fnda = {ln.split(",")[1]: int(ln[5:].split(",")[0])
+            for ln in out.read_text().splitlines() if ln.startswith("FNDA:")}
+    assert fnda == {"xdp_tail_entry": 3, "xdp_tail_ipv4": 3, "xdp_tail_ipv6": 0}
+
+
+def test_coverage_errors(open_obj, tmp_path):
+    prog = open_obj("xdp_drop").program
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.write_lcov(tmp_path / "x.info", [prog])  # never enabled
+    assert e.value.errno == 61 and "never enabled" in str(e.value)
+    with prog.coverage():
+        prog.run(udp())
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.write_lcov(tmp_path / "x.info", [])
+    assert e.value.errno == 22
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.write_lcov(tmp_path / "x.info", [prog], test_name="not a name")
+    assert e.value.errno == 22
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.write_lcov(tmp_path / "no" / "dir" / "x.info", [prog])
+    assert e.value.errno == 2
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.write_lcov(tmp_path / "x.info", [999999])
+    assert e.value.errno == 2
+    counts, branches = prog.coverage_counts()
+    assert counts[0] == 1 and len(branches) == len(counts)
+
+
+@pytest.mark.parametrize("pkt", [udp(), Ether(**ETH) / IPv6() / UDP(),
+                                 Ether(**ETH) / Dot1Q() / IP() / TCP()],
+                         ids=["udp4", "udp6", "vlan-tcp"])
+def test_coverage_counters_consistent(open_obj, pkt):
+    prog = open_obj("xdp1").program
+    with prog.coverage():
+        for _ in range(4):
+            prog.run(pkt)
+    counts, branches = prog.coverage_counts()
+    assert counts[0] == 4
+    jumps = [(i, f, t) for i, (f, t) in enumerate(branches) if f or t]
+    assert jumps
+    for i, fall, taken in jumps:
+        # every run of a jump goes one way; a fall-through runs the next slot
+        assert fall + taken == counts[i], i
+        assert fall <= counts[i + 1], i
