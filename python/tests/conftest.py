@@ -47,18 +47,25 @@ class KernelRunner:
         self.bpftool = bpftool
         self.dir = tempfile.mkdtemp(prefix="uxdp-pytest-", dir="/sys/fs/bpf")
 
-    def run(self, obj_path, data, prog=None):
-        """(retval, data_out) of program @prog (default: the first) of @obj_path."""
-        pins = os.path.join(self.dir, "progs")
+    def run(self, obj_path, data, prog=None, maps=None):
+        """(retval, data_out) of program @prog (default: the first) of @obj_path,
+        after writing @maps ({map name: {key bytes: value bytes}})."""
+        pins, mpins = os.path.join(self.dir, "progs"), os.path.join(self.dir, "maps")
         with tempfile.TemporaryDirectory() as tmp:
             din, dout = os.path.join(tmp, "in"), os.path.join(tmp, "out")
             with open(din, "wb") as f:
                 f.write(bytes(data))
-            r = subprocess.run([self.bpftool, "prog", "loadall", obj_path, pins, "type", "xdp"],
-                               capture_output=True, text=True)
+            r = subprocess.run([self.bpftool, "prog", "loadall", obj_path, pins, "type", "xdp",
+                                "pinmaps", mpins], capture_output=True, text=True)
             if r.returncode:
                 pytest.skip(f"the kernel does not load {obj_path}: {r.stderr.strip()}")
             try:
+                for name, elems in (maps or {}).items():
+                    for k, v in elems.items():
+                        subprocess.run([self.bpftool, "map", "update", "pinned",
+                                        os.path.join(mpins, name), "key", "hex"] +
+                                       [f"{b:02x}" for b in k] + ["value", "hex"] +
+                                       [f"{b:02x}" for b in v], check=True)
                 names = sorted(os.listdir(pins))
                 name = prog if prog in names else names[0]
                 r = subprocess.run([self.bpftool, "-j", "prog", "run", "pinned",
@@ -68,6 +75,7 @@ class KernelRunner:
                     return json.loads(r.stdout)["retval"], f.read()
             finally:
                 shutil.rmtree(pins, ignore_errors=True)
+                shutil.rmtree(mpins, ignore_errors=True)
 
     def close(self):
         shutil.rmtree(self.dir, ignore_errors=True)

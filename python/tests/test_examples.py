@@ -217,21 +217,32 @@ def test_coverage_lines(open_obj, tmp_path):
 
 # ---- the kernel (root only) ---------------------------------------------------
 
+NAT = {"rewrite": {bytes([10, 0, 0, 1]): bytes([198, 51, 100, 7])}}
 KERNEL_CASES = [
-    ("xdp_drop", None, lambda: udp()),
-    ("xdp_pass", None, lambda: udp()),
-    ("xdp1", None, lambda: Ether(**ETH) / IP() / TCP()),
-    ("xdp_rewrite_addr", "xdp_rewrite_tx", lambda: udp()),
-    ("xdp_drop_udp_port", None, lambda: udp(dport=9)),
+    ("xdp_drop", None, lambda: udp(), None),
+    ("xdp_pass", None, lambda: udp(), None),
+    ("xdp1", None, lambda: Ether(**ETH) / IP() / TCP(), None),
+    ("xdp_rewrite_addr", "xdp_rewrite_tx", lambda: udp(), None),
+    ("xdp_rewrite_addr", "xdp_rewrite_tx", lambda: udp(), NAT),
+    ("xdp_rewrite_addr", "xdp_rewrite_tx",
+     lambda: Ether(**ETH) / IP(src="10.0.0.1") / TCP() / Raw(b"abc"), NAT),
+    ("xdp_drop_udp_port", None, lambda: udp(dport=9), None),
+    ("xdp_drop_udp_port", None, lambda: udp(dport=9), {"drop_cfg": {bytes(4): bytes([9, 0, 0, 0])}}),
 ]
 
 
-@pytest.mark.parametrize("name,prog,make", KERNEL_CASES, ids=[c[0] for c in KERNEL_CASES])
-def test_same_as_kernel(open_obj, progs_dir, kernel, name, prog, make):
+@pytest.mark.parametrize("name,prog,make,maps", KERNEL_CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(KERNEL_CASES)])
+def test_same_as_kernel(open_obj, progs_dir, kernel, name, prog, make, maps):
     pkt = make()
     obj = open_obj(name)
+    for m, elems in (maps or {}).items():
+        for k, v in elems.items():
+            obj.maps[m][k] = v
     ours = (obj.programs[prog] if prog else obj.program).run(pkt)
-    retval, data = kernel.run(os.path.join(progs_dir, name + ".o"), pkt, prog)
+    if maps:
+        assert ours.verdict != "XDP_PASS"  # the map changed what the program does
+    retval, data = kernel.run(os.path.join(progs_dir, name + ".o"), pkt, prog, maps)
     assert (ours.retval, ours.data) == (retval, data)
 
 
@@ -294,3 +305,25 @@ def test_coverage_counters_consistent(open_obj, pkt):
         # every run of a jump goes one way; a fall-through runs the next slot
         assert fall + taken == counts[i], i
         assert fall <= counts[i + 1], i
+
+
+def test_checker_log(tmp_path):
+    import shutil
+    import subprocess
+    import sysconfig
+
+    clang = shutil.which("clang")
+    if not clang:
+        pytest.skip("clang is not installed")
+    src = tmp_path / "unchecked.c"
+    src.write_text('#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>\n'
+                   'SEC("xdp") int unchecked(struct xdp_md *ctx)\n'
+                   '{ return *(unsigned char *)(long)ctx->data; }\n'
+                   'char _license[] SEC("license") = "GPL";\n')
+    multiarch = sysconfig.get_config_var("MULTIARCH") or "x86_64-linux-gnu"
+    subprocess.run([clang, "-O2", "-g", "-target", "bpf", f"-I/usr/include/{multiarch}",
+                    "-c", str(src), "-o", str(tmp_path / "unchecked.o")], check=True)
+    with pytest.raises(uxdp.Error) as e:
+        uxdp.Object(tmp_path / "unchecked.o")
+    assert e.value.errno == 13  # EACCES: rejected by the checker
+    assert "invalid access to packet" in e.value.log, e.value.log
