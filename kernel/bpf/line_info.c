@@ -66,9 +66,11 @@ static int strs_add(struct linfo_build *b, const char *s, u32 *off)
  * made absolute against the current directory, else the object's
  * directory and up to three of its parents, else its base name in the
  * object's directory (installed examples): the first that exists.
+ * @out must have room for PATH_MAX bytes (realpath()).
  */
 static void linfo_resolve(const char *name, const char *obj_dir, char *out, size_t len)
 {
+	static const char ups[] = "../../../";
 	char try[PATH_MAX];
 	int up;
 
@@ -80,19 +82,18 @@ static void linfo_resolve(const char *name, const char *obj_dir, char *out, size
 		return;
 	}
 	for (up = 0; obj_dir && name[0] != '/' && up <= 3; up++) {
-		char rel[PATH_MAX] = "";
-		int k;
+		/* "", "../", "../../", "../../../" */
+		const char *rel = ups + sizeof(ups) - 1 - 3 * up;
 
-		for (k = 0; k < up; k++)
-			strncat(rel, "../", sizeof(rel) - strlen(rel) - 1);
-		snprintf(try, sizeof(try), "%s/%s%s", obj_dir, rel, name);
+		if (snprintf(try, sizeof(try), "%s/%s%s", obj_dir, rel, name) >= (int)sizeof(try))
+			break;
 		if (realpath(try, out))
 			return;
 	}
 	/* an installed object next to its sources */
-	snprintf(try, sizeof(try), "%s/%s", obj_dir ? obj_dir : ".",
-		 strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
-	if (!realpath(try, out))
+	if (snprintf(try, sizeof(try), "%s/%s", obj_dir ? obj_dir : ".",
+		     strrchr(name, '/') ? strrchr(name, '/') + 1 : name) >= (int)sizeof(try) ||
+	    !realpath(try, out))
 		snprintf(out, len, "%s", name);
 }
 
