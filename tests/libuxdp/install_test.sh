@@ -47,7 +47,8 @@ san=()
 cc -Wall -Wextra -Werror "${san[@]}" $cflags "$src/tests/libuxdp/consumer.c" $libs \
 	-Wl,-rpath,"$libdir" -o "$D/consumer"
 "$D/consumer" "$progs/xdp_drop.o" 1 || fail "consumer (libuxdp.so) failed"
-ldd "$D/consumer" | grep -q "$libdir/libuxdp.so.0" || fail "consumer does not use the installed libuxdp.so"
+ldd "$D/consumer" > "$D/ldd.txt"
+grep -qF "$libdir/libuxdp.so.0" "$D/ldd.txt" || fail "consumer does not use the installed libuxdp.so: $(grep uxdp "$D/ldd.txt")"
 # libuxdp.a with what uxdp.pc says it needs (Requires.private, Libs.private),
 # those as shared libraries: not every -dev package ships static archives
 priv=$("${pc_cmd[@]}" --print-requires-private uxdp | awk '{print $1}')
@@ -58,12 +59,12 @@ static_libs="$libdir/libuxdp.a $(pkg-config --libs $priv) $(sed -n 's/^Libs.priv
 cc -Wall -Wextra -Werror "${san[@]}" $cflags "$src/tests/libuxdp/consumer.c" $static_libs \
 	-o "$D/consumer-static"
 "$D/consumer-static" "$progs/xdp_drop.o" 1 || fail "consumer (libuxdp.a) failed"
-if ldd "$D/consumer-static" | grep -q libuxdp; then fail "static consumer links libuxdp.so"; fi
+if ldd "$D/consumer-static" | grep libuxdp >/dev/null; then fail "static consumer links libuxdp.so"; fi
 
 # The installed binaries know no build or source tree.
 for exe in "$bin"/*; do
 	for path in "$build" "$src"; do
-		if readelf -p .rodata -p .data "$exe" 2>/dev/null | grep -qF "$path"; then
+		if readelf -p .rodata -p .data "$exe" 2>/dev/null | grep -F "$path" >/dev/null; then
 			fail "${exe#$D} has $path baked in"
 		fi
 	done
@@ -72,7 +73,7 @@ printf '%s\n' 'link add g0 type gen size 64 proto udp' 'link set dev g0 xdp obj 
 	'run count 100' > "$D/t.uxdp"
 (cd / && env -u UXDP_PROGS_DIR "$bin/uxdp" -j run "$D/t.uxdp") > "$D/run.json" ||
 	fail "installed uxdp cannot run a script naming xdp_drop.o"
-"$bin/uxdp" -j prog run "$progs/xdp_drop.o" data_in <(printf '%042d' 0) | grep -q '"retval":1' ||
+"$bin/uxdp" -j prog run "$progs/xdp_drop.o" data_in <(printf '%042d' 0) | grep '"retval":1' >/dev/null ||
 	fail "installed uxdp prog run"
 
 # The Python package, from the destdir only.
