@@ -250,7 +250,7 @@ def test_coverage_follows_tail_calls(open_obj, tmp_path):
     obj = open_obj("xdp_tailcall")
     progs = obj.programs
     table = obj.maps["jmp_table"].typed("u32", "u32")
-    table[0] = progs["xdp_tail_ipv4"].id
+    table[0] = progs["xdp_tail_ipv4"]
     table[1] = progs["xdp_tail_ipv6"].id
     covered = [progs[n] for n in ("xdp_tail_entry", "xdp_tail_ipv4", "xdp_tail_ipv6")]
     for p in covered:

@@ -285,7 +285,10 @@ class Map:
         return self._vunpack(buf.raw[:min(self._sys_size, self.value_size)])
 
     def update(self, key, value, flags=BPF_ANY):
+        """Set @key to @value (a PROG_ARRAY slot also takes a Program)."""
         self._obj._alive()
+        if isinstance(value, Program):
+            value = value.id
         if self.percpu:
             s = self._stride()
             vals = value if isinstance(value, list) else [value] * self.nr_cpus
