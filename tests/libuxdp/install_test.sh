@@ -61,8 +61,8 @@ cc -Wall -Wextra -Werror "${san[@]}" $cflags "$src/tests/libuxdp/consumer.c" $st
 "$D/consumer-static" "$progs/xdp_drop.o" 1 || fail "consumer (libuxdp.a) failed"
 if ldd "$D/consumer-static" | grep libuxdp >/dev/null; then fail "static consumer links libuxdp.so"; fi
 
-# The installed binaries know no build or source tree.
-for exe in "$bin"/*; do
+# The installed binaries and the library know no build or source tree.
+for exe in "$bin"/* "$libdir/libuxdp.so.0"; do
 	for path in "$build" "$src"; do
 		if readelf -p .rodata -p .data "$exe" 2>/dev/null | grep -F "$path" >/dev/null; then
 			fail "${exe#$D} has $path baked in"
