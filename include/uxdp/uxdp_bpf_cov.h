@@ -5,9 +5,10 @@
  * the interpreter and written as an lcov tracefile (genhtml renders it).
  * Source lines come from the BTF line_info clang writes with -g.
  *
- * Counting costs nothing while it is off: a program with coverage on runs
- * on the interpreter (not the JIT) over a copy of its handlers that counts
- * each instruction slot before running it. See Documentation/libuxdp.rst.
+ * Counting costs nothing per instruction while it is off: a program with
+ * coverage on runs on the interpreter (not the JIT) with every slot of its
+ * image pointing at a handler that counts the slot, then runs the slot's
+ * own handler. See Documentation/libuxdp.rst.
  *
  * Kernel: none (the kernel has no BPF program coverage; the lcov format is
  * gcov's, as geninfo(1) writes it).
