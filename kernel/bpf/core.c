@@ -57,6 +57,7 @@
  *   ___bpf_prog_run						the interpreter
  *   bpf_prog_run_xdp_interp, bpf_prog_run_raw, bpf_prog_run_interp	entries
  *   uxdp_bpf_prog_aborts, uxdp_bpf_abort_reason_key/str		abort counters
+ *   bpf_prog_coverage_set, the COVER handler			coverage (coverage.c)
  *
  * Kernel: kernel/bpf/core.c bpf_prog_alloc(), __bpf_prog_free(),
  *	   ___bpf_prog_run(), bpf_prog_select_runtime()
@@ -64,8 +65,9 @@
  *	    tail calls are handled inside the loop instead of recursion; DIV/MOD
  *	    by 0 and -1 are handled in the interpreter (the kernel patches
  *	    guard sequences in the verifier); run-time checks and the loop
- *	    budget have no kernel counterpart; BPF_PROG_TYPE_UNSPEC is a raw
- *	    test program type (r1 = memory, r2 = its length).
+ *	    budget have no kernel counterpart, nor has coverage counting;
+ *	    BPF_PROG_TYPE_UNSPEC is a raw test program type (r1 = memory,
+ *	    r2 = its length).
  */
 #include <errno.h>
 #include <stdio.h>
