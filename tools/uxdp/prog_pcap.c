@@ -222,37 +222,57 @@ static void trace_line(void *ctx, const char *msg, size_t len)
 	c->r->nr_trace++;
 }
 
+void prog_record_print(FILE *f, const struct uxdp_bpf_map_desc *m, int cpu, const void *data,
+		       uint32_t size, const struct btf *btf, uint32_t type_id, bool json)
+{
+	bool perf = m->type == MAP_TYPE_PERF_EVENT_ARRAY;
+
+	if (json) {
+		fprintf(f, "{\"map\":");
+		btf_dump_str(f, m->name, strlen(m->name));
+		if (perf)
+			fprintf(f, ",\"cpu\":%d", cpu);
+		fprintf(f, ",\"size\":%u,\"data\":", size);
+		btf_dump_hex(f, data, size, true);
+		if (type_id) {
+			fprintf(f, ",\"value\":");
+			btf_dump_value(f, btf, type_id, data, size);
+		}
+		fprintf(f, "}");
+		return;
+	}
+	fprintf(f, "      record %s", m->name);
+	if (perf)
+		fprintf(f, " cpu %d", cpu);
+	fprintf(f, " (%u bytes):", size);
+	for (uint32_t i = 0; i < size; i++)
+		fprintf(f, " %02x", ((const unsigned char *)data)[i]);
+	if (type_id) {
+		fprintf(f, "\n        ");
+		btf_dump_value(f, btf, type_id, data, size);
+	}
+	fprintf(f, "\n");
+}
+
+void prog_records_open(const struct uxdp_bpf_map_desc *m)
+{
+	/*
+	 * A slot takes records once something opened it (in the kernel, a
+	 * perf event fd): open every slot, so that what the program outputs
+	 * shows up.
+	 */
+	for (uint32_t k = 0; m->type == MAP_TYPE_PERF_EVENT_ARRAY && k < m->max_entries; k++)
+		uxdp_bpf_map_update_elem(m->id, &k, &k, 0);
+}
+
 static int record_line(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct capture *c = ctx;
-	const struct uxdp_bpf_map_desc *m = &c->cur_map->m;
-	bool perf = m->type == MAP_TYPE_PERF_EVENT_ARRAY;
 
-	if (json_output) {
-		printf("%s{\"map\":", c->r->nr_records ? "," : "");
-		btf_dump_str(stdout, m->name, strlen(m->name));
-		if (perf)
-			printf(",\"cpu\":%d", cpu);
-		printf(",\"size\":%u,\"data\":", size);
-		btf_dump_hex(stdout, data, size, true);
-		if (c->record_type_id) {
-			printf(",\"value\":");
-			btf_dump_value(stdout, c->btf, c->record_type_id, data, size);
-		}
-		printf("}");
-	} else {
-		printf("      record %s", m->name);
-		if (perf)
-			printf(" cpu %d", cpu);
-		printf(" (%u bytes):", size);
-		for (uint32_t i = 0; i < size; i++)
-			printf(" %02x", ((unsigned char *)data)[i]);
-		if (c->record_type_id) {
-			printf("\n        ");
-			btf_dump_value(stdout, c->btf, c->record_type_id, data, size);
-		}
-		printf("\n");
-	}
+	if (json_output && c->r->nr_records)
+		putchar(',');
+	prog_record_print(stdout, &c->cur_map->m, cpu, data, size, c->btf, c->record_type_id,
+			  json_output);
 	c->r->nr_records++;
 	return 0;
 }
@@ -396,13 +416,7 @@ static int capture_setup(struct capture *c, const struct prog_capture_opts *o)
 		    c->nr_recmaps == CAPTURE_MAX_RECMAPS)
 			continue;
 		c->recmaps[c->nr_recmaps++].m = m;
-		/*
-		 * A slot takes records once something opened it (in the
-		 * kernel, a perf event fd): open every slot, so that what
-		 * the program outputs shows up.
-		 */
-		for (uint32_t k = 0; m.type == MAP_TYPE_PERF_EVENT_ARRAY && k < m.max_entries; k++)
-			uxdp_bpf_map_update_elem(m.id, &k, &k, 0);
+		prog_records_open(&m);
 	}
 	if (o->record_type) {
 		int id = c->btf ? btf__find_by_name(c->btf, o->record_type) : -ENOENT;

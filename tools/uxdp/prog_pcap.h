@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <uxdp_bpf.h>
 
@@ -66,6 +67,17 @@ int prog_capture_run(const struct prog_capture_opts *o, struct prog_capture_summ
 
 /* The summary line: verdict counts, refused packets, printk lines, records. */
 void prog_capture_print_summary(const struct prog_capture_summary *sum);
+
+struct btf;
+/*
+ * One perf event / ringbuf record of map @m: "record MAP cpu N (S bytes):
+ * hex" and, with @type_id, the value typed from @btf; with @json an object
+ * {"map","cpu","size","data"[,"value"]}.
+ */
+void prog_record_print(FILE *f, const struct uxdp_bpf_map_desc *m, int cpu, const void *data,
+		       uint32_t size, const struct btf *btf, uint32_t type_id, bool json);
+/* Make every slot of a PERF_EVENT_ARRAY take records (no-op for others). */
+void prog_records_open(const struct uxdp_bpf_map_desc *m);
 
 /* "XDP_PASS", ... ; NULL beyond XDP_REDIRECT */
 const char *prog_verdict_str(uint32_t retval);
