@@ -277,28 +277,25 @@ static int dump_type(FILE *f, const struct btf *btf, uint32_t id, const unsigned
 int btf_dump_value(FILE *f, const struct btf *btf, uint32_t type_id, const void *data,
 		   size_t size)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
+	static FILE *null_f;
 	int64_t tsz;
-	int err;
 
 	if (!btf || !type_id)
 		goto hex;
 	tsz = btf__resolve_size(btf, type_id);
 	if (tsz < 0 || (size_t)tsz != size)
 		goto hex;
-	/* Into memory first: a type that turns out bad must not leave half a value. */
-	m = open_memstream(&buf, &len);
-	if (!m)
+	/*
+	 * A dry run first, so that a type that turns out bad leaves no half
+	 * value behind; into /dev/null, opened once: nothing is allocated
+	 * per value (prog run decodes records on its packet loop).
+	 */
+	if (!null_f)
+		null_f = fopen("/dev/null", "w");
+	if (!null_f || dump_type(null_f, btf, type_id, data, size, 0))
 		goto hex;
-	err = dump_type(m, btf, type_id, data, size, 0);
-	fclose(m);
-	if (!err)
-		fwrite(buf, 1, len, f);
-	free(buf);
-	if (!err)
-		return 0;
+	dump_type(f, btf, type_id, data, size, 0);
+	return 0;
 hex:
 	btf_dump_hex(f, data, size, true);
 	return 1;
@@ -310,15 +307,54 @@ static void dump_plain_hex(FILE *f, const unsigned char *p, size_t n)
 		fprintf(f, i ? " %02x" : "%02x", p[i]);
 }
 
-/* Value of one CPU (or the value): typed, or hex spaced in text mode. */
-static void dump_one(FILE *f, const struct btf *btf, uint32_t id, const void *p, size_t n,
-		     bool json)
+/* Text: typed, or hex spaced as bpftool prints maps without BTF. */
+static void dump_one(FILE *f, const struct btf *btf, uint32_t id, const void *p, size_t n)
 {
-	if (!json && (!btf || !id)) {
+	if (!btf || !id) {
 		dump_plain_hex(f, p, n);
 		return;
 	}
 	btf_dump_value(f, btf, id, p, n);
+}
+
+/* JSON: bpftool's layout, hex first, then "formatted" when BTF types it. */
+static void dump_elem_json(FILE *f, const struct uxdp_bpf_map_desc *m, const struct btf *btf,
+			   const unsigned char *key, const unsigned char *val, uint32_t vsz)
+{
+	uint32_t stride = (m->value_size + 7) & ~7U;
+
+	fputs("{\"key\":", f);
+	btf_dump_hex(f, key, m->key_size, true);
+	fputs(",\"value\":", f);
+	if (m->nr_cpus > 1) {
+		fputc('[', f);
+		for (uint32_t c = 0; c < m->nr_cpus; c++) {
+			fputs(c ? "," : "", f);
+			btf_dump_hex(f, val + c * stride, m->value_size, true);
+		}
+		fputc(']', f);
+	} else {
+		btf_dump_hex(f, val, vsz, true);
+	}
+	if (!btf || (!m->btf_key_type_id && !m->btf_value_type_id)) {
+		fputc('}', f);
+		return;
+	}
+	fputs(",\"formatted\":{\"key\":", f);
+	btf_dump_value(f, btf, m->btf_key_type_id, key, m->key_size);
+	if (m->nr_cpus > 1) {
+		fputs(",\"values\":[", f);
+		for (uint32_t c = 0; c < m->nr_cpus; c++) {
+			fprintf(f, "%s{\"cpu\":%u,\"value\":", c ? "," : "", c);
+			btf_dump_value(f, btf, m->btf_value_type_id, val + c * stride, m->value_size);
+			fputc('}', f);
+		}
+		fputs("]}}", f);
+		return;
+	}
+	fputs(",\"value\":", f);
+	btf_dump_value(f, btf, m->btf_value_type_id, val, vsz);
+	fputs("}}", f);
 }
 
 void btf_dump_elem(FILE *f, const struct uxdp_bpf_map_desc *m, const struct btf *btf,
@@ -327,24 +363,23 @@ void btf_dump_elem(FILE *f, const struct uxdp_bpf_map_desc *m, const struct btf 
 	uint32_t stride = (m->value_size + 7) & ~7U;
 	uint32_t vsz = m->value_size_sys < m->value_size ? m->value_size_sys : m->value_size;
 
-	fputs(json ? "{\"key\":" : "key: ", f);
-	dump_one(f, btf, m->btf_key_type_id, key, m->key_size, json);
-	if (m->nr_cpus > 1) {
-		fputs(json ? ",\"values\":[" : "\n", f);
-		for (uint32_t c = 0; c < m->nr_cpus; c++) {
-			const unsigned char *v = (const unsigned char *)val + c * stride;
-
-			if (json)
-				fprintf(f, "%s{\"cpu\":%u,\"value\":", c ? "," : "", c);
-			else
-				fprintf(f, "\tvalue (CPU %02u): ", c);
-			dump_one(f, btf, m->btf_value_type_id, v, m->value_size, json);
-			fputs(json ? "}" : "\n", f);
-		}
-		fputs(json ? "]}" : "", f);
+	if (json) {
+		dump_elem_json(f, m, btf, key, val, vsz);
 		return;
 	}
-	fputs(json ? ",\"value\":" : "  value: ", f);
-	dump_one(f, btf, m->btf_value_type_id, val, vsz, json);
-	fputs(json ? "}" : "\n", f);
+	fputs("key: ", f);
+	dump_one(f, btf, m->btf_key_type_id, key, m->key_size);
+	if (m->nr_cpus > 1) {
+		fputc('\n', f);
+		for (uint32_t c = 0; c < m->nr_cpus; c++) {
+			fprintf(f, "\tvalue (CPU %02u): ", c);
+			dump_one(f, btf, m->btf_value_type_id,
+				 (const unsigned char *)val + c * stride, m->value_size);
+			fputc('\n', f);
+		}
+		return;
+	}
+	fputs("  value: ", f);
+	dump_one(f, btf, m->btf_value_type_id, val, vsz);
+	fputc('\n', f);
 }

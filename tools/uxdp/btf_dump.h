@@ -40,8 +40,10 @@ void btf_dump_str(FILE *f, const char *s, size_t n);
  * btf_dump_elem() - print one map element
  * @m: the map; @btf: its object's BTF or NULL
  * @val: value as a lookup copies it (per-CPU: every CPU, 8-byte strides)
- * @json: true: {"key":K,"value":V} (per-CPU: "values":[{"cpu":N,"value":V}]),
- *	  false: bpftool's plain "key: K  value: V" with the same K and V
+ * @json: true: bpftool -j's {"key":HEX,"value":HEX (per-CPU: [HEX,...]),
+ *	  "formatted":{"key":K,"value":V}} (per-CPU: "values":[{"cpu":N,
+ *	  "value":V}]), "formatted" only with BTF;
+ *	  false: bpftool's plain "key: K  value: V", typed or hex
  */
 void btf_dump_elem(FILE *f, const struct uxdp_bpf_map_desc *m, const struct btf *btf,
 		   const void *key, const void *val, bool json);
