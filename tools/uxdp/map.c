@@ -184,8 +184,8 @@ int script_map_resolve(const char *spec, struct uxdp_bpf_map_desc *m, const stru
 		}
 	}
 	if (id < 0) {
-		script_err("%s%s has no map '%s'", colon ? objname : "no object",
-			   colon ? "" : " opened so far", mname);
+		script_err("%s%s a map '%s'", colon ? objname : "no object",
+			   colon ? " has no" : " opened so far has", mname);
 		return -ENOENT;
 	}
 	for (unsigned int k = 0; k < uxdp_bpf_object_map_cnt(obj); k++)
