@@ -45,6 +45,8 @@ check "-j: every expectation listed, all ok" $?
 check "-j: the run's bpf_printk lines" $?
 [ "$(jq -r '.records | map(.data) | join(" ")' "$T/j")" = "010000000640170036000000 02000000110100003c000000" ]
 check "-j: the run's perf records" $?
+[ "$(jq -c '.records[1].value' "$T/j")" = '{"reason":"DROP_TTL_EXPIRED","l4_proto":17,"ttl":1,"dport":0,"len":60}' ]
+check "-j: records typed after map record_type" $?
 [ "$(jq -c '.map_changes[] | select(.map == "stats" and .key == "PROTO_TCP") | [.change, .old.packets, .new.packets]' "$T/j")" = '["changed",0,3]' ]
 check "-j: map_changes gives old and new typed values" $?
 [ "$(jq -c '.map_dumps[0] | [.map, (.elements | length), .elements[4].formatted.value.bytes]' "$T/j")" = '["stats",6,140]' ]

@@ -7,11 +7,14 @@
  *   map dump OBJ:MAP | MAP
  *   map lookup OBJ:MAP | MAP key HEX...
  *   map delete OBJ:MAP | MAP key HEX...
+ *   map record_type OBJ:MAP | MAP TYPE     (PERF_EVENT_ARRAY, RINGBUF)
  *
  * A MAP alone names the map of that name in whichever object the script
  * opened (the first one that has it). dump and lookup print keys and
  * values typed from the object's BTF, as `bpftool map dump` (btf_dump.c);
- * with -j the elements go to "map_dumps" in the document.
+ * with -j the elements go to "map_dumps" in the document. record_type
+ * names the BTF type that decodes the records of a perf event array or
+ * ringbuf when a run ends (run_trace.c).
  * OBJ is an object a `link set ... xdp obj FILE` line opened, named by the
  * FILE as written, its base name, or the base name without ".o". HEX is
  * bpftool's: bytes as one word ("00000000") or several ("00 00 00 00").
@@ -29,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
 #include <uxdp_bpf.h>
 #include <uxdp_link.h>
 
@@ -125,8 +129,11 @@ struct uxdp_bpf_object *script_object_get(const char *path, char *err, size_t er
 	return obj;
 }
 
+static unsigned int nr_record_types;	/* `map record_type`: their BTF goes with the objects */
+
 void script_objects_close(void)
 {
+	nr_record_types = 0;
 	for (unsigned int i = 0; i < nr_objects; i++) {
 		uxdp_bpf_object_close(objects[i].obj);
 		free(objects[i].name);
@@ -386,7 +393,63 @@ static int map_delete(int argc, char **argv)
 	return 0;
 }
 
+#define SCRIPT_MAX_RECORD_TYPES	16
+
+static struct {
+	uint32_t map_id;
+	uint32_t type_id;
+	const struct btf *btf;
+} record_types[SCRIPT_MAX_RECORD_TYPES];
+
+uint32_t script_record_type(uint32_t map_id, const struct btf **btf)
+{
+	for (unsigned int i = 0; i < nr_record_types; i++)
+		if (record_types[i].map_id == map_id) {
+			*btf = record_types[i].btf;
+			return record_types[i].type_id;
+		}
+	return 0;
+}
+
+static int map_record_type(int argc, char **argv)
+{
+	struct uxdp_bpf_map_desc m;
+	const struct btf *btf;
+	int id;
+
+	if (argc != 2) {
+		script_err("usage: map record_type OBJ:MAP TYPE");
+		return EXIT_USAGE;
+	}
+	if (script_map_resolve(argv[0], &m, &btf) < 0)
+		return EXIT_USAGE;
+	if (m.type != BPF_MAP_TYPE_PERF_EVENT_ARRAY && m.type != BPF_MAP_TYPE_RINGBUF) {
+		script_err("map '%s': records come from perf_event_array and ringbuf maps only", m.name);
+		return EXIT_USAGE;
+	}
+	id = btf ? btf__find_by_name(btf, argv[1]) : -ENOENT;
+	if (id <= 0) {
+		script_err("map '%s': no type '%s' in the object's BTF", m.name, argv[1]);
+		return EXIT_USAGE;
+	}
+	for (unsigned int i = 0; i <= nr_record_types; i++) {
+		if (i == SCRIPT_MAX_RECORD_TYPES) {
+			script_err("more than %d record types", SCRIPT_MAX_RECORD_TYPES);
+			return EXIT_USAGE;
+		}
+		if (i == nr_record_types || record_types[i].map_id == m.id) {
+			record_types[i].map_id = m.id;
+			record_types[i].type_id = id;
+			record_types[i].btf = btf;
+			nr_record_types += i == nr_record_types;
+			break;
+		}
+	}
+	return 0;
+}
+
 const struct script_cmd map_cmds[] = {
+	{ "record_type", map_record_type, "record_type OBJ:MAP TYPE" },
 	{ "update", map_update, "update OBJ:MAP key HEX value HEX | value dev IFNAME" },
 	{ "dump", map_dump, "dump OBJ:MAP | MAP" },
 	{ "lookup", map_lookup, "lookup OBJ:MAP | MAP key HEX" },

@@ -4,8 +4,9 @@
  * printed live while the run goes on (text mode) as `bpftool prog
  * tracelog` would, and perf event / ringbuf records, printed when the run
  * ends; both kept for `stats trace` / `stats records` and `expect trace`,
- * and in the run's JSON as "trace" and "records". Records are hex; a
- * record map's slots are opened at each run (as a perf reader would).
+ * and in the run's JSON as "trace" and "records". Records are hex, and
+ * typed from BTF after `map record_type MAP TYPE`; a record map's slots
+ * are opened at each run (as a perf reader would).
  *
  * Kernel: tools/bpf/bpftool/tracelog.c, libbpf perf_buffer/ring_buffer
  * Differs: one buffer for the whole process; lines beyond the trace
@@ -137,11 +138,13 @@ struct rec_ctx {
 static int record(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct rec_ctx *rc = ctx;
+	const struct btf *btf = NULL;
+	uint32_t type_id = script_record_type(rc->m->id, &btf);
 
-	prog_record_print(rt.recs, rc->m, cpu, data, size, NULL, 0, false);
+	prog_record_print(rt.recs, rc->m, cpu, data, size, btf, type_id, false);
 	if (rt.nr_recs++)
 		fputc(',', rt.recs_json);
-	prog_record_print(rt.recs_json, rc->m, cpu, data, size, NULL, 0, true);
+	prog_record_print(rt.recs_json, rc->m, cpu, data, size, btf, type_id, true);
 	return 0;
 }
 

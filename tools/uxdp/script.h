@@ -57,6 +57,9 @@ struct btf;
  */
 int script_map_resolve(const char *spec, struct uxdp_bpf_map_desc *m, const struct btf **btf);
 
+/* map.c: the BTF type `map record_type` gave map @map_id's records, or 0. */
+uint32_t script_record_type(uint32_t map_id, const struct btf **btf);
+
 /* expect.c: append JSON @elem to the array @key of the -j document. */
 void script_json_add(const char *key, const char *elem);
 /* End of a script: flush the arrays, print the expect tally; failed count. */
