@@ -39,7 +39,7 @@ check "uxdp -j test: one document with the tally" $?
 
 (cd "$T/ok" && "$UXDP" -j run proto_stats.uxdp) > "$T/j" 2>/dev/null
 check "uxdp -j run proto_stats.uxdp: exit 0 (leak check on)" $?
-[ "$(jq '[.expect[] | select(.ok)] | length' "$T/j")" = 17 ] && [ "$(jq '[.expect[] | select(.ok | not)] | length' "$T/j")" = 0 ]
+[ "$(jq '[.expect[] | select(.ok)] | length' "$T/j")" = 19 ] && [ "$(jq '[.expect[] | select(.ok | not)] | length' "$T/j")" = 0 ]
 check "-j: every expectation listed, all ok" $?
 [ "$(jq -r '.trace | length' "$T/j")" = 2 ] && jq -r '.trace[1]' "$T/j" | grep -q 'bpf_trace_printk: drop reason 2 proto 17 dport 0$'
 check "-j: the run's bpf_printk lines" $?
