@@ -644,14 +644,14 @@ out:
 	free(val);
 }
 
-/* dump-maps: every map of the object, after the run. */
+/* dump-maps: every map of the object, after the run; -j: "maps":{...}. */
 static void dump_maps(struct uxdp_bpf_object *obj)
 {
 	const struct btf *btf = uxdp_bpf_object_btf(obj);
 	bool first = true;
 
 	if (json_output)
-		printf(",\"maps\":{");
+		printf("\"maps\":{");
 	for (unsigned int i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
 		struct uxdp_bpf_map_desc m;
 
@@ -689,7 +689,7 @@ static int run_capture(struct uxdp_bpf_object *obj, uint32_t id, const struct ru
 	prog_capture_print_summary(&sum);
 	if (a->dump_maps) {
 		if (json_output)
-			printf("{\"dump\":true");
+			putchar('{');
 		dump_maps(obj);
 		if (json_output)
 			printf("}\n");
@@ -843,8 +843,10 @@ static int do_run(int argc, char **argv)
 			}
 		}
 		print_aborts((uint32_t)id, NULL);
-		if (a.dump_maps)
+		if (a.dump_maps) {
+			putchar(',');
 			dump_maps(obj);
+		}
 		printf("}\n");
 	} else {
 		FILE *f = a.data_out && !strcmp(a.data_out, "-") ? stderr : stdout;
