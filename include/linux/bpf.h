@@ -387,10 +387,10 @@ void bpf_user_rnd_seed(u64 seed);
 extern __thread size_t (*bpf_probe_read_limit)(const void *ptr);
 
 /*
- * The trace buffer behind bpf_trace_printk()/bpf_trace_vprintk(), one per
- * worker (the kernel's trace_pipe). Each message is stored as one line; a
+ * The trace buffer behind bpf_trace_printk()/bpf_trace_vprintk(), one for
+ * the process (the kernel's trace_pipe). Each message is stored as one line; a
  * message that does not end in '\n' gets one. bpf_trace_pipe_read() moves up
- * to @size bytes of whole lines of the calling worker's buffer into @buf
+ * to @size bytes of whole lines of the buffer into @buf
  * and returns how many; bpf_trace_pipe_dropped() counts messages lost to a
  * full buffer.
  */

@@ -166,6 +166,20 @@ UXDP_API int uxdp_bpf_ringbuf_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx
  */
 UXDP_API int uxdp_bpf_perf_event_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx);
 
+/**
+ * uxdp_bpf_trace_pipe_read() - take bpf_trace_printk() output
+ * @buf: where to copy whole lines, '\n'-terminated, oldest first
+ * @size: bytes of @buf
+ *
+ * One trace buffer for the process (the kernel's trace_pipe), 64 KiB:
+ * what every program printed since the last read, from any worker. Lines
+ * are removed as they are read.
+ * Return: bytes copied (0: nothing printed).
+ */
+UXDP_API size_t uxdp_bpf_trace_pipe_read(char *buf, size_t size);
+/** uxdp_bpf_trace_pipe_dropped() - messages lost to a full trace buffer */
+UXDP_API uint64_t uxdp_bpf_trace_pipe_dropped(void);
+
 /* ---- objects and programs (kernel/bpf/object.c, net/bpf/test_run.c) ---- */
 
 struct uxdp_bpf_object;
@@ -249,6 +263,8 @@ struct uxdp_bpf_map_desc {
 	uint32_t map_flags;
 	uint32_t value_size_sys;	/* bytes a lookup copies (per-CPU: all CPUs; fd maps: an id) */
 	uint32_t nr_cpus;		/* per-CPU maps: CPUs in a value; else 1 */
+	uint32_t btf_key_type_id;	/* types in uxdp_bpf_object_btf(), 0: none */
+	uint32_t btf_value_type_id;	/* global data maps: their DATASEC */
 };
 
 /** uxdp_bpf_object_prog_cnt() - number of programs in @obj. */
@@ -283,6 +299,15 @@ UXDP_API unsigned int uxdp_bpf_object_map_cnt(const struct uxdp_bpf_object *obj)
 /** uxdp_bpf_object_map() - map @idx. Return: 0 or -ENOENT. */
 UXDP_API int uxdp_bpf_object_map(const struct uxdp_bpf_object *obj, unsigned int idx,
 				 struct uxdp_bpf_map_desc *desc);
+struct btf;
+/**
+ * uxdp_bpf_object_btf() - the object's .BTF, as libbpf's struct btf
+ *
+ * Read it with libbpf's btf.h (btf__type_by_id(), ...); the types of a map
+ * are its desc's btf_key_type_id and btf_value_type_id.
+ * Return: borrowed, valid until the object is closed; NULL without .BTF.
+ */
+UXDP_API const struct btf *uxdp_bpf_object_btf(const struct uxdp_bpf_object *obj);
 /** uxdp_bpf_object_find_map() - map id by name (exact, or the part after the object prefix for global data). Return: id or -ENOENT. */
 UXDP_API int uxdp_bpf_object_find_map(const struct uxdp_bpf_object *obj, const char *name);
 
@@ -373,17 +398,5 @@ UXDP_API int uxdp_bpf_prog_hardened(uint32_t prog_id);
 UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char *reason,
 				    size_t len);
 
-/**
- * uxdp_bpf_trace_pipe_read() - what bpf_printk() wrote, as trace_pipe
- * @buf: receives whole lines ("msg\n"), not NUL-terminated
- * @size: bytes in @buf
- *
- * The messages of the programs run by the calling thread (prog test runs
- * run on the caller's thread), oldest first; what is read is gone. A line
- * longer than @size is cut.
- *
- * Return: bytes stored (0: nothing pending), -EINVAL when @buf is NULL.
- */
-UXDP_API int uxdp_bpf_trace_pipe_read(char *buf, size_t size);
 
 #endif

@@ -3,7 +3,7 @@
  * Helpers every program type may call: map element access, clocks, the
  * per-worker PRNG, the CPU (worker) id, the tail call prototype, and the
  * printf family (bpf_trace_printk, bpf_trace_vprintk, bpf_snprintf) with the
- * kernel's format checks, writing into a per-worker trace buffer that the
+ * kernel's format checks, writing into the process's trace buffer that the
  * CLI drains like trace_pipe.
  *
  * Format checking and formatting follow bpf_bprintf_prepare(): only
@@ -21,11 +21,12 @@
  * Differs: plain %p prints the raw address (the kernel prints a hashed
  *          value) and %ps/%pS/%pB print it as %px (no symbols); pointers
  *          followed by %s and %pI4/6 are bounded by bpf_probe_read_limit,
- *          not by page faults; the trace buffer is a per-worker ring, not
- *          the ftrace ring; messages always end in one '\n'.
+ *          not by page faults; the trace buffer is a 64 KiB line buffer
+ *          under a mutex, not the ftrace ring (a full buffer drops new
+ *          messages); messages always end in one '\n'.
  */
 #include <errno.h>
-#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,6 @@
 #include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/smp.h>
-#include <uxdp/uxdp_bpf.h>
 
 /* ---- map elements ------------------------------------------------------- */
 
@@ -708,71 +708,70 @@ static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bpr
 	return pos;
 }
 
-/* The per-worker trace_pipe. */
-struct bpf_trace_pipe {
+/*
+ * The trace_pipe: one for the process, as the kernel has one for the
+ * machine, so that the thread running a script reads what its workers'
+ * programs printed. bpf_trace_printk() is slow in the kernel too (it takes
+ * the trace buffer's lock); the mutex costs only programs that print.
+ */
+static struct {
+	pthread_mutex_t lock;
 	char buf[BPF_TRACE_PIPE_SIZE];
 	size_t head;		/* bytes in buf, oldest first */
 	u64 dropped;
-};
-
-static __thread struct bpf_trace_pipe *trace_pipe;
+} trace_pipe = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static void trace_bpf_trace_printk(const char *msg)
 {
 	size_t len = strlen(msg);
 	bool nl = !len || msg[len - 1] != '\n';
-	struct bpf_trace_pipe *tp = trace_pipe;
 
-	if (unlikely(!tp)) {
-		/* Once per worker, at its first message: not a per-packet cost. */
-		tp = calloc(1, sizeof(*tp));
-		if (!tp)
-			return;
-		trace_pipe = tp;
+	pthread_mutex_lock(&trace_pipe.lock);
+	if (len + nl > sizeof(trace_pipe.buf) - trace_pipe.head) {
+		trace_pipe.dropped++;
+		goto out;
 	}
-	if (len + nl > sizeof(tp->buf) - tp->head) {
-		tp->dropped++;
-		return;
-	}
-	memcpy(tp->buf + tp->head, msg, len);
-	tp->head += len;
+	memcpy(trace_pipe.buf + trace_pipe.head, msg, len);
+	trace_pipe.head += len;
 	if (nl)
-		tp->buf[tp->head++] = '\n';
+		trace_pipe.buf[trace_pipe.head++] = '\n';
+out:
+	pthread_mutex_unlock(&trace_pipe.lock);
 }
 
 size_t bpf_trace_pipe_read(char *buf, size_t size)
 {
-	struct bpf_trace_pipe *tp = trace_pipe;
-	size_t n;
+	size_t n = 0;
 
-	if (!tp || !tp->head || !size)
-		return 0;
-	n = tp->head < size ? tp->head : size;
+	pthread_mutex_lock(&trace_pipe.lock);
+	if (!trace_pipe.head || !size)
+		goto out;
+	n = trace_pipe.head < size ? trace_pipe.head : size;
 	/* Whole lines only, unless a single line is longer than @size. */
-	if (n < tp->head) {
+	if (n < trace_pipe.head) {
 		size_t k = n;
 
-		while (k && tp->buf[k - 1] != '\n')
+		while (k && trace_pipe.buf[k - 1] != '\n')
 			k--;
 		if (k)
 			n = k;
 	}
-	memcpy(buf, tp->buf, n);
-	memmove(tp->buf, tp->buf + n, tp->head - n);
-	tp->head -= n;
+	memcpy(buf, trace_pipe.buf, n);
+	memmove(trace_pipe.buf, trace_pipe.buf + n, trace_pipe.head - n);
+	trace_pipe.head -= n;
+out:
+	pthread_mutex_unlock(&trace_pipe.lock);
 	return n;
-}
-
-UXDP_API int uxdp_bpf_trace_pipe_read(char *buf, size_t size)
-{
-	if (!buf)
-		return -EINVAL;
-	return (int)bpf_trace_pipe_read(buf, min_t(size_t, size, INT_MAX));
 }
 
 u64 bpf_trace_pipe_dropped(void)
 {
-	return trace_pipe ? trace_pipe->dropped : 0;
+	u64 n;
+
+	pthread_mutex_lock(&trace_pipe.lock);
+	n = trace_pipe.dropped;
+	pthread_mutex_unlock(&trace_pipe.lock);
+	return n;
 }
 
 static int bpf_do_trace_printk(const char *fmt, u32 fmt_size, const u64 *args, u32 num_args)

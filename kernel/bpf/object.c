@@ -91,6 +91,8 @@ struct obj_map {
 	struct bpf_map *map;		/* one user reference */
 	int shndx;			/* data section of a global data map, else -1 */
 	bool internal;
+	u32 btf_key_type_id;		/* in the object's .BTF, 0: none */
+	u32 btf_value_type_id;		/* global data: its DATASEC */
 };
 
 /* Why a program of the object is not loaded (libbpf: autoload off). */
@@ -808,6 +810,23 @@ static struct obj_map *object_find_data_map(struct uxdp_bpf_object *obj, size_t 
 	return NULL;
 }
 
+/*
+ * libbpf finds a global data map's DATASEC only when it creates the map;
+ * uxdp creates its own, so look it up by section name for the dumpers.
+ */
+static void object_data_btf(struct uxdp_bpf_object *obj, struct obj_map *om)
+{
+	const struct btf *btf = bpf_object__btf(obj->lobj);
+	const char *sec = elf_sec_name(obj, om->shndx);
+	int id;
+
+	if (om->btf_value_type_id || !btf || !sec)
+		return;
+	id = btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC);
+	if (id > 0)
+		om->btf_value_type_id = id;
+}
+
 static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 {
 	struct obj_map *om = &obj->maps[obj->nr_maps];
@@ -847,6 +866,8 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 	obj->nr_maps++;
 	if (!om->name)
 		return -ENOMEM;
+	om->btf_key_type_id = bpf_map__btf_key_type_id(m);
+	om->btf_value_type_id = bpf_map__btf_value_type_id(m);
 
 	if (bpf_map__is_internal(m)) {
 		size_t sz = 0;
@@ -858,6 +879,7 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 		if (om->shndx < 0)
 			return obj_err(obj, "map '%s': global data of an unknown section (kconfig/ksyms are not supported)",
 				       om->name), -EOPNOTSUPP;
+		object_data_btf(obj, om);
 		if (init && sz == map->value_size) {
 			err = bpf_map_update_value(map, &zero, (void *)init, BPF_ANY);
 			if (err)
@@ -1755,6 +1777,8 @@ UXDP_API int uxdp_bpf_object_map(const struct uxdp_bpf_object *obj, unsigned int
 	desc->max_entries = map->max_entries;
 	desc->map_flags = map->map_flags;
 	desc->value_size_sys = bpf_map_value_size(map);
+	desc->btf_key_type_id = obj->maps[idx].btf_key_type_id;
+	desc->btf_value_type_id = obj->maps[idx].btf_value_type_id;
 	switch (map->map_type) {
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_HASH:
@@ -1765,6 +1789,11 @@ UXDP_API int uxdp_bpf_object_map(const struct uxdp_bpf_object *obj, unsigned int
 		desc->nr_cpus = 1;
 	}
 	return 0;
+}
+
+UXDP_API const struct btf *uxdp_bpf_object_btf(const struct uxdp_bpf_object *obj)
+{
+	return obj ? bpf_object__btf(obj->lobj) : NULL;
 }
 
 UXDP_API int uxdp_bpf_object_find_map(const struct uxdp_bpf_object *obj, const char *name)

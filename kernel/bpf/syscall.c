@@ -518,6 +518,16 @@ UXDP_API int uxdp_bpf_map_alive_count(void)
 	return bpf_map_alive_count();
 }
 
+UXDP_API size_t uxdp_bpf_trace_pipe_read(char *buf, size_t size)
+{
+	return bpf_trace_pipe_read(buf, size);
+}
+
+UXDP_API uint64_t uxdp_bpf_trace_pipe_dropped(void)
+{
+	return bpf_trace_pipe_dropped();
+}
+
 UXDP_API int uxdp_bpf_ringbuf_consume(__u32 id, uxdp_bpf_record_fn fn, void *ctx)
 {
 	struct bpf_map *map = bpf_map_get(id);

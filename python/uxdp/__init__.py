@@ -71,7 +71,8 @@ class _ProgDesc(ctypes.Structure):
 class _MapDesc(ctypes.Structure):
     _fields_ = [("name", _cp), ("id", _u32), ("type", _u32), ("key_size", _u32),
                 ("value_size", _u32), ("max_entries", _u32), ("map_flags", _u32),
-                ("value_size_sys", _u32), ("nr_cpus", _u32)]
+                ("value_size_sys", _u32), ("nr_cpus", _u32), ("btf_key_type_id", _u32),
+                ("btf_value_type_id", _u32)]
 
 
 class _Redirect(ctypes.Structure):
@@ -110,7 +111,7 @@ _next_key = _proto("uxdp_bpf_map_get_next_key", _c, _u32, _vp, _vp)
 _test_run = _proto("uxdp_bpf_prog_test_run", _c, _u32, ctypes.POINTER(_TestRunOpts))
 _jit_info = _proto("uxdp_bpf_prog_jit_info", _c, _u32, ctypes.POINTER(_u32), _cp, _size_t)
 _jit_set = _proto("uxdp_bpf_jit_enable_set", _c, _c)
-_trace_read = _proto("uxdp_bpf_trace_pipe_read", _c, _vp, _size_t)
+_trace_read = _proto("uxdp_bpf_trace_pipe_read", _size_t, _vp, _size_t)
 _cov_enable = _proto("uxdp_bpf_prog_coverage_enable", _c, _u32)
 _cov_disable = _proto("uxdp_bpf_prog_coverage_disable", _c, _u32)
 _cov_get = _proto("uxdp_bpf_prog_coverage_get", _c, _u32, _vp, _vp, _u32)

@@ -5,19 +5,60 @@
  * Benchmarks are not tests: they assert nothing about time.
  *
  * Modes: skb (memory core: skb alloc one-by-one vs bulk, skb_linearize vs
- * memcpy), hist (cost of recording a latency sample).
+ * memcpy), hist (cost of recording a latency sample), capture (a program
+ * over a capture: prog run vs the kernel's test run per packet, by the
+ * uxdp-bench-capture helper next to this binary).
  */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
+
+/*
+ * `uxdp-bench capture [--json] [--rounds R] [OBJ PROG CAPTURE]`: the helper
+ * is its own executable (libbpf's headers clash with the internal ones);
+ * without arguments it runs xdp_proto_stats over a capture it asks for.
+ */
+static int bench_capture_main(int argc, char **argv)
+{
+	char self[PATH_MAX], helper[PATH_MAX + 32], cli[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *args[16];
+	int k = 0;
+
+	if (n <= 0)
+		return 1;
+	self[n] = 0;
+	snprintf(helper, sizeof(helper), "%s/uxdp-bench-capture", dirname(self));
+	snprintf(cli, sizeof(cli), "%s/../uxdp/uxdp", self);
+	args[k++] = helper;
+	for (int i = 1; i < argc && k < 12; i++)
+		args[k++] = argv[i];
+	if (argc - 1 == 0 || argv[argc - 1][0] == '-') {
+		fprintf(stderr, "usage: uxdp-bench capture [--json] [--rounds R] OBJ PROG CAPTURE\n"
+			"  e.g. tests/testbench/gen_pcap.py --count 100000 --no-runt /tmp/100k.pcap;\n"
+			"  uxdp-bench capture %s/xdp_proto_stats.o xdp_proto_stats_prog /tmp/100k.pcap\n",
+			UXDP_PROGS_DIR);
+		return 2;
+	}
+	args[k++] = cli;
+	args[k] = NULL;
+	execv(helper, args);
+	fprintf(stderr, "Error: %s: cannot run it (built without libpcap?)\n", helper);
+	return 1;
+}
 
 static const struct bench_mode bench_modes[] = {
 	{ "skb", "sk_buff alloc+free one-by-one vs bulk; skb_linearize vs memcpy", bench_skb_main },
 	{ "veth", "veth-bulk: Mpps at veth1 for xdp_batch 0/8/16 x PASS/DROP (and the kernel's)", bench_veth_main },
 	{ "hist", "latency histogram: ns per hist_record()", bench_hist_main },
 	{ "generic", "generic XDP hook p50/p90/p99: linearize=1/0, xdp.frags at 1500 B and 64 KiB; copy vs memcpy", bench_generic_main },
+	{ "capture", "prog run over a capture: pkt/s of uxdp and of the kernel's test run per packet", bench_capture_main },
 	{ "dsa", "dsa-cb: pkt/s through DSA + IPv4 forwarding for cb_clear full/tagger x tx_ts_classify always/requested", bench_dsa_main },
 };
 

@@ -25,6 +25,7 @@ static int do_version(int argc, char **argv);
 static const struct cmd objects[] = {
 	{ "prog", do_prog, "prog { show | run } ...", "load and run XDP objects (bpftool syntax)" },
 	{ "run", do_run_script, "run SCRIPT|-", "run a topology script (link, map, run, stats)" },
+	{ "test", do_test, "test DIR|FILE...", "run scripts as tests: pass when their expect lines hold" },
 	{ "ab", do_ab, "ab A.uxdp B.uxdp | SCRIPT --vary SPEC", "A/B rounds, 95 % CI, verdict, report" },
 	{ "shell", do_shell, "shell", "the script commands, interactively" },
 	{ "version", do_version, "version", "print the version" },

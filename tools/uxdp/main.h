@@ -28,6 +28,8 @@ extern const struct cmd prog_cmds[];
 /* script.c: `uxdp run SCRIPT|-`, `uxdp shell` */
 int do_run_script(int argc, char **argv);
 int do_shell(int argc, char **argv);
+/* test.c: `uxdp test DIR|FILE...` */
+int do_test(int argc, char **argv);
 /* ab.c: `uxdp ab` (the lab) */
 int do_ab(int argc, char **argv);
 /* coverage.c: `prog run ... coverage FILE` */

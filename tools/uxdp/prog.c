@@ -4,7 +4,8 @@
  *
  *   uxdp prog show OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]
  *   uxdp prog run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE]
- *                 data_in FILE [data_out FILE]
+ *                 data_in FILE [data_out FILE] [data_out_verdict PREFIX]
+ *                 [record_type TYPE]
  *                 [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N]
  *                 [map NAME key HEX value HEX]... [dump-maps] [hardened]
  *                 [coverage FILE]
@@ -16,7 +17,9 @@
  * is the CO-RE target (libbpf's btf_custom_path);
  * `run` is `bpftool prog run` (BPF_PROG_TEST_RUN) plus map pre-loading and
  * a dump of every map after the run. '-' is stdin for data_in/ctx_in and
- * stdout for data_out/ctx_out. `hardened` loads the object with the
+ * stdout for data_out/ctx_out. A pcap or pcapng data_in runs every packet
+ * (prog_pcap.c) and prints a row per packet; maps are typed from BTF
+ * (btf_dump.c). `hardened` loads the object with the
  * hardened runtime (net.core.bpf_hardened=1): every access checked at run
  * time, the instruction budget; a check that fires is reported as an abort.
  * `coverage FILE` runs the program on the interpreter counting what it
@@ -38,7 +41,9 @@
 #include <uxdp_bpf_abort.h>
 #include <uxdp_bpf_cov.h>
 
+#include "btf_dump.h"
 #include "main.h"
+#include "prog_pcap.h"
 
 #define PROG_RUN_MAX_INPUT	(1U << 20)
 #define PROG_RUN_DATA_OUT	(128U << 10)
@@ -388,6 +393,8 @@ struct run_args {
 	struct open_args o;
 	const char *data_in;
 	const char *data_out;
+	const char *data_out_verdict;	/* captures: one pcap per verdict */
+	const char *record_type;	/* captures: BTF type of the records */
 	const char *ctx_in;
 	const char *ctx_out;
 	uint32_t data_size_out;
@@ -461,6 +468,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			a->data_in = argv[++i];
 		} else if (!strcmp(kw, "data_out")) {
 			a->data_out = argv[++i];
+		} else if (!strcmp(kw, "data_out_verdict")) {
+			a->data_out_verdict = argv[++i];
+		} else if (!strcmp(kw, "record_type")) {
+			a->record_type = argv[++i];
 		} else if (!strcmp(kw, "ctx_in")) {
 			a->ctx_in = argv[++i];
 		} else if (!strcmp(kw, "ctx_out")) {
@@ -594,11 +605,10 @@ static void dump_records(const struct uxdp_bpf_map_desc *m)
 		printf("Found %u record%s\n", rd.n, rd.n == 1 ? "" : "s");
 }
 
-static void dump_map(const struct uxdp_bpf_map_desc *m, bool *first)
+static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf, bool *first)
 {
 	unsigned char *key, *next, *val;
-	uint32_t stride = (m->value_size + 7) & ~7U;
-	unsigned int n = 0, c;
+	unsigned int n = 0;
 	bool have = false;
 
 	key = calloc(1, m->key_size + 1);
@@ -624,40 +634,12 @@ static void dump_map(const struct uxdp_bpf_map_desc *m, bool *first)
 	       !uxdp_bpf_map_get_next_key(m->id, have ? key : NULL, next)) {
 		memcpy(key, next, m->key_size);
 		have = true;
-		n++;
 		if (uxdp_bpf_map_lookup_elem(m->id, key, val))
 			continue;
-		if (json_output) {
-			printf("%s{\"key\":", n > 1 ? "," : "");
-			json_hex(key, m->key_size);
-			printf(",\"value\":");
-			if (m->nr_cpus > 1) {
-				printf("[");
-				for (c = 0; c < m->nr_cpus; c++) {
-					printf("%s", c ? "," : "");
-					json_hex(val + c * stride, m->value_size);
-				}
-				printf("]");
-			} else {
-				json_hex(val, m->value_size_sys < m->value_size ? m->value_size_sys : m->value_size);
-			}
-			printf("}");
-			continue;
-		}
-		printf("key: ");
-		hex_print(key, m->key_size, true);
-		if (m->nr_cpus > 1) {
-			printf("\n");
-			for (c = 0; c < m->nr_cpus; c++) {
-				printf("\tvalue (CPU %02u): ", c);
-				hex_print(val + c * stride, m->value_size, true);
-				printf("\n");
-			}
-		} else {
-			printf("  value: ");
-			hex_print(val, m->value_size_sys < m->value_size ? m->value_size_sys : m->value_size, true);
-			printf("\n");
-		}
+		if (json_output && n)
+			putchar(',');
+		n++;
+		btf_dump_elem(stdout, m, btf, key, val, json_output);
 	}
 	if (json_output)
 		printf("]");
@@ -667,6 +649,59 @@ out:
 	free(key);
 	free(next);
 	free(val);
+}
+
+/* dump-maps: every map of the object, after the run; -j: "maps":{...}. */
+static void dump_maps(struct uxdp_bpf_object *obj)
+{
+	const struct btf *btf = uxdp_bpf_object_btf(obj);
+	bool first = true;
+
+	if (json_output)
+		printf("\"maps\":{");
+	for (unsigned int i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
+		struct uxdp_bpf_map_desc m;
+
+		uxdp_bpf_object_map(obj, i, &m);
+		dump_map(&m, btf, &first);
+	}
+	if (json_output)
+		printf("}");
+}
+
+/* data_in is a capture: every packet, a row each (prog_pcap.c). */
+static int run_capture(struct uxdp_bpf_object *obj, uint32_t id, const struct run_args *a,
+		       const unsigned char *ctx_in, size_t ctx_len)
+{
+	struct prog_capture_opts o = {
+		.obj = obj,
+		.prog_id = id,
+		.data_in = a->data_in,
+		.data_out = a->data_out,
+		.data_out_verdict = a->data_out_verdict,
+		.record_type = a->record_type,
+		.ctx_in = ctx_in,
+		.ctx_size_in = (uint32_t)ctx_len,
+		.repeat = a->repeat,
+		.data_size_out = a->data_size_out,
+	};
+	struct prog_capture_summary sum;
+	int ret;
+
+	if (a->data_out && !strcmp(a->data_out, "-")) {
+		p_err("data_out of a capture is a file (FILE.pcap or FILE.pcapng)");
+		return EXIT_USAGE;
+	}
+	ret = prog_capture_run(&o, &sum);
+	prog_capture_print_summary(&sum);
+	if (a->dump_maps) {
+		if (json_output)
+			putchar('{');
+		dump_maps(obj);
+		if (json_output)
+			printf("}\n");
+	}
+	return ret;
 }
 
 static const char *map_name_by_id(struct uxdp_bpf_object *obj, uint32_t id)
@@ -718,11 +753,17 @@ static int do_run(int argc, char **argv)
 	struct run_args a = {};
 	int ret = EXIT_USAGE, err, id;
 	unsigned int i;
-	bool out_json_data;
+	bool out_json_data, capture;
 
 	if (parse_run_args(argc, argv, &a))
 		return EXIT_USAGE;
-	if (read_all(a.data_in, &data_in, &data_len))
+	capture = prog_capture_is(a.data_in);
+	if ((a.data_out_verdict || a.record_type) && !capture) {
+		p_err("%s: data_out_verdict and record_type need a pcap or pcapng data_in",
+		      a.data_in);
+		return EXIT_USAGE;
+	}
+	if (!capture && read_all(a.data_in, &data_in, &data_len))
 		goto out;
 	if (a.ctx_in && read_all(a.ctx_in, &ctx_in, &ctx_len))
 		goto out;
@@ -748,6 +789,12 @@ static int do_run(int argc, char **argv)
 			goto out;
 	if (a.coverage && coverage_start(obj))
 		goto out;
+	if (capture) {
+		ret = run_capture(obj, (uint32_t)id, &a, ctx_in, ctx_len);
+		if (a.coverage && coverage_write(obj, a.coverage) && !ret)
+			ret = 1;
+		goto out;
+	}
 
 	topts.data_in = data_in;
 	topts.data_size_in = (uint32_t)data_len;
@@ -810,16 +857,8 @@ static int do_run(int argc, char **argv)
 		}
 		print_aborts((uint32_t)id, NULL);
 		if (a.dump_maps) {
-			bool first = true;
-
-			printf(",\"maps\":{");
-			for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
-				struct uxdp_bpf_map_desc m;
-
-				uxdp_bpf_object_map(obj, i, &m);
-				dump_map(&m, &first);
-			}
-			printf("}");
+			putchar(',');
+			dump_maps(obj);
 		}
 		printf("}\n");
 	} else {
@@ -837,16 +876,8 @@ static int do_run(int argc, char **argv)
 				fprintf(f, "Redirect: ifindex %u\n", topts.redirect.ifindex);
 		}
 		print_aborts((uint32_t)id, f);
-		if (a.dump_maps) {
-			bool first = true;
-
-			for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
-				struct uxdp_bpf_map_desc m;
-
-				uxdp_bpf_object_map(obj, i, &m);
-				dump_map(&m, &first);
-			}
-		}
+		if (a.dump_maps)
+			dump_maps(obj);
 	}
 	ret = 0;
 out:
@@ -862,8 +893,8 @@ const struct cmd prog_cmds[] = {
 	  "list the programs (loaded or not) and maps of an object file" },
 	{ "list", do_show, "list OBJ ...", "alias of show" },
 	{ "run", do_run,
-	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened] [coverage FILE]",
-	  "run a program over one packet (BPF_PROG_TEST_RUN)" },
+	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_out_verdict PREFIX] [record_type TYPE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened] [coverage FILE]",
+	  "run a program over one packet, or every packet of a pcap/pcapng file (BPF_PROG_TEST_RUN)" },
 	{ 0 }
 };
 

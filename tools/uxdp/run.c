@@ -3,7 +3,7 @@
  * Script commands that drive and report:
  *
  *   run [DURATION | count N]  [workers N] [label TEXT] [measure DEV]
- *   stats [dev NAME] [maps] [drops]
+ *   stats [dev NAME] [maps] [drops] [trace] [records]
  *
  * DURATION is 5s, 500ms, 2m or a number of seconds; without a duration or
  * a count the run lasts until every generator is done (a gen `count`, a
@@ -12,7 +12,10 @@
  * and XDP verdicts; `stats` prints them again for one device with its
  * driver counters (ethtool -S), the map rates (the first u64 of each value
  * of every array/hash map, summed over CPUs, per second: `proto 17: N
- * pkt/s` for xdp1's rxcnt) and the drop reasons in words.
+ * pkt/s` for xdp1's rxcnt) with every element the run created, deleted or
+ * changed (map_diff.c), the drop reasons in words, the run's bpf_printk
+ * lines (printed live during the run too) and its perf event / ringbuf
+ * records (run_trace.c).
  * With -j nothing is printed until the end: one JSON document holds the
  * last run's fields at the top level (duration_s, devices, ...) and every
  * run in "runs" (design.md §6). A script with several labelled runs ends
@@ -36,6 +39,8 @@
 #include <uxdp_link.h>
 
 #include "main.h"
+#include "map_diff.h"
+#include "run_trace.h"
 #include "script.h"
 
 #define RUN_MAX			64
@@ -66,6 +71,7 @@ static struct {
 } runs[RUN_MAX];
 static unsigned int nr_runs;
 static double last_duration_s;
+static char *top_json;		/* fields added before the first run */
 
 /* ---- JSON helpers --------------------------------------------------------- */
 
@@ -83,17 +89,16 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void run_append_json(const char *fmt_key, const char *body)
+void run_append_json(const char *fmt_key, const char *body)
 {
-	char *old, *n;
+	char **slot = nr_runs ? &runs[nr_runs - 1].json : &top_json;
+	char *n;
 
-	if (!nr_runs)
+	if (asprintf(&n, "%s%s\"%s\":%s", *slot ? *slot : "", *slot ? "," : "", fmt_key,
+		     body) < 0)
 		return;
-	old = runs[nr_runs - 1].json;
-	if (asprintf(&n, "%s,\"%s\":%s", old, fmt_key, body) < 0)
-		return;
-	free(old);
-	runs[nr_runs - 1].json = n;
+	free(*slot);
+	*slot = n;
 }
 
 /* ---- map snapshots -------------------------------------------------------- */
@@ -387,11 +392,15 @@ static int parse_duration(const char *s, uint64_t *ns)
 	return *ns ? 0 : -EINVAL;
 }
 
+/* Called by uxdp_run() on this thread while the workers run. */
 static bool progress_cb(void *ctx, uint64_t elapsed_ns)
 {
 	static uint64_t last;
 	const uint64_t *total = ctx;
 
+	run_trace_poll();	/* bpf_printk lines, live */
+	if (!total)
+		return true;
 	if (elapsed_ns - last < 500000000ULL && elapsed_ns > last)
 		return true;
 	last = elapsed_ns;
@@ -471,13 +480,15 @@ static int cmd_run(int argc, char **argv)
 		script_err("too many runs (max %d)", RUN_MAX);
 		return EXIT_USAGE;
 	}
+	o.progress = progress_cb;
 	if (!json_output && isatty(STDERR_FILENO)) {
 		static uint64_t total;
 
 		total = o.duration_ns;
-		o.progress = progress_cb;
 		o.progress_ctx = &total;
 	}
+	map_diff_begin();
+	run_trace_begin();
 	uxdp_link_stats_reset();
 	maps_snapshot(false);
 	memset(drops_before, 0, sizeof(drops_before));
@@ -489,7 +500,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	ret = uxdp_run(&o, &ns);
 
-	if (o.progress)
+	if (o.progress_ctx)
 		fprintf(stderr, "\r%40s\r", "");
 	if (ret == -EINVAL) {
 		script_err("nothing would stop this run: give a duration, or a count to a generator");
@@ -501,6 +512,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	rss_end = rss_kb();
 	maps_snapshot(true);
+	map_diff_end();
 	secs = ns / 1e9;
 	last_duration_s = secs;
 
@@ -519,6 +531,7 @@ static int cmd_run(int argc, char **argv)
 	print_skb_drops(j, drops_before);
 	fprintf(j, ",\"devices\":");
 	print_devices(j, 0, secs);
+	run_trace_end(j);
 	if (latency)
 		print_latency(j);
 	fclose(j);
@@ -545,7 +558,7 @@ static int cmd_run(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-	bool maps = false, drops = false;
+	bool maps = false, drops = false, trace = false, records = false;
 	char *buf = NULL;
 	size_t len = 0;
 	int only = 0;
@@ -562,14 +575,20 @@ static int cmd_stats(int argc, char **argv)
 			maps = true;
 		} else if (!strcmp(argv[i], "drops")) {
 			drops = true;
+		} else if (!strcmp(argv[i], "trace")) {
+			trace = true;
+		} else if (!strcmp(argv[i], "records")) {
+			records = true;
 		} else {
-			script_err("usage: stats [dev NAME] [maps] [drops]");
+			script_err("usage: stats [dev NAME] [maps] [drops] [trace] [records]");
 			return EXIT_USAGE;
 		}
 	}
 	if (!nr_runs && !json_output)
 		printf("stats (no run yet):\n");
-	if (!maps && !drops) {
+	if (trace || records)
+		run_trace_stats(trace, records);
+	if (!maps && !drops && !trace && !records) {
 		j = open_memstream(&buf, &len);
 		print_devices(j, only, last_duration_s);
 		fclose(j);
@@ -601,6 +620,7 @@ static int cmd_stats(int argc, char **argv)
 		fclose(j);
 		run_append_json("maps", buf);
 		free(buf);
+		map_diff_print();
 	}
 	if (drops) {
 		if (!json_output)
@@ -630,6 +650,8 @@ void run_output_end(bool print)
 		measured += runs[i].measure[0] != 0;
 	if (json_output) {
 		printf("{");
+		if (top_json)
+			printf("%s,", top_json);
 		if (nr_runs)
 			printf("%s,", runs[nr_runs - 1].json);
 		printf("\"runs\":[");
@@ -671,6 +693,10 @@ void run_output_end(bool print)
 		}
 	}
 out:
+	run_trace_free();
+	map_diff_free();
+	free(top_json);
+	top_json = NULL;
 	for (unsigned int i = 0; i < nr_runs; i++) {
 		runs[i].lat = false;
 		free(runs[i].json);
@@ -696,6 +722,6 @@ int run_leak_check(void)
 
 const struct script_cmd run_cmds[] = {
 	{ "run", cmd_run, "run [DURATION | count N] [workers N] [label TEXT] [measure DEV] [latency]" },
-	{ "stats", cmd_stats, "stats [dev NAME] [maps] [drops]" },
+	{ "stats", cmd_stats, "stats [dev NAME] [maps] [drops] [trace] [records]" },
 	{ 0 }
 };

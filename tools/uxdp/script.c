@@ -38,6 +38,7 @@ static const struct {
 	{ "neigh", ipneigh_cmds },
 	{ NULL, ipv4_cmds },	/* sysctl, snmp */
 	{ NULL, coverage_cmds },
+	{ NULL, expect_cmds },	/* expect */
 };
 
 void script_err(const char *fmt, ...)
@@ -49,6 +50,11 @@ void script_err(const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	p_err("%s:%u: %s", script_name, script_line, msg);
+}
+
+unsigned int script_lineno(void)
+{
+	return script_line;
 }
 
 static int tokenize(char *line, char **argv, int max)
@@ -107,7 +113,7 @@ static int dispatch(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	script_err("unknown command '%s' (link, map, run, stats)", argv[0]);
+	script_err("unknown command '%s' (link, map, addr, route, neigh, sysctl, run, stats, expect)", argv[0]);
 	return EXIT_USAGE;
 }
 
@@ -166,6 +172,9 @@ static int run_script(const char *path, bool interactive)
 	}
 	run_output_begin();
 	ret = run_stream(f, interactive);
+	/* A failed expectation fails the script, after the rest of it ran. */
+	if (script_expect_finish() && !ret)
+		ret = 1;
 	/* With -j a failed script printed {"error": ...}: one document only. */
 	run_output_end(!(json_output && ret));
 	if (coverage_script_end() && !ret)

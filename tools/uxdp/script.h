@@ -34,10 +34,14 @@ extern const struct script_cmd ipv4_cmds[];
 extern const struct script_cmd coverage_cmds[];
 void coverage_script_object_opened(struct uxdp_bpf_object *obj);
 int coverage_script_end(void);
+/* expect.c: expect */
+extern const struct script_cmd expect_cmds[];
 
 /* Run one tokenized script line (link, map, addr, ... ; run and stats too). */
 int script_dispatch(int argc, char **argv);
 void script_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Line of the script being run (1-based). */
+unsigned int script_lineno(void);
 /* Directory of the running script, for relative object paths. */
 extern const char *script_dir;
 
@@ -48,10 +52,35 @@ void script_objects_close(void);
 unsigned int script_object_cnt(void);
 struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name);
 
+/* map.c: hex words from argv[*i] on until a non-hex word; bytes or -1. */
+int script_parse_hex(int argc, char **argv, int *i, unsigned char *out, size_t max);
+struct btf;
+/*
+ * OBJ:MAP, or MAP in the first object that has it: the map's id and desc,
+ * its object's BTF in @btf if not NULL. Reports and returns -ENOENT.
+ */
+int script_map_resolve(const char *spec, struct uxdp_bpf_map_desc *m, const struct btf **btf);
+
+/* map.c: the BTF type `map record_type` gave map @map_id's records, or 0. */
+uint32_t script_record_type(uint32_t map_id, const struct btf **btf);
+
+/* expect.c: append JSON @elem to the array @key of the -j document. */
+void script_json_add(const char *key, const char *elem);
+/* End of a script: flush the arrays, print the expect tally; failed count. */
+int script_expect_finish(void);
+
 /* run.c */
 void run_output_begin(void);
+/*
+ * Add "KEY":BODY (BODY is JSON) to the -j document: to the last run, or to
+ * the top level before the first run; a later key of the same name wins
+ * in most readers, so commands that repeat use distinct keys or arrays.
+ */
+void run_append_json(const char *key, const char *body);
 /* Print the JSON document (-j) or the summary table if @print; free the runs. */
 void run_output_end(bool print);
+/* bpf_printk messages of the last run, one per line ("" if none). */
+const char *run_trace_lines(void);
 /* UXDP_LEAK_CHECK=1: 1 and a message if datapath memory is still in use. */
 int run_leak_check(void);
 
