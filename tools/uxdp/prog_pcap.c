@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #ifdef CONFIG_UXDP_PCAP
@@ -65,11 +66,14 @@ const char *prog_verdict_str(uint32_t retval)
 bool prog_capture_is(const char *path)
 {
 	unsigned char m[4];
+	struct stat st;
 	uint32_t v;
 	FILE *f;
 	size_t n;
 
-	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
+	/* Peek at regular files only: a pipe's first bytes would be lost. */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) ||
+	    !(f = fopen(path, "rb")))
 		return false;
 	n = fread(m, 1, sizeof(m), f);
 	fclose(f);
