@@ -1,37 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kfuncs of an XDP program without a device binding (the RX metadata ones
- * need one): a conntrack lookup of the packet's IPv4 TCP/UDP
- * tuple (an empty table: NULL with opts.error -ENOENT; a found entry would
- * be released), and a __weak
- * kfunc nobody implements, skipped through bpf_ksym_exists(). Every
- * result goes to the `rc` ARRAY, so the kernel comparison covers them.
+ * need one): a conntrack lookup of the packet's IPv4 TCP/UDP tuple (an
+ * empty table: NULL with opts.error -ENOENT; a found entry would be
+ * released), one with a bad options size (-EINVAL), and a __weak kfunc
+ * nobody implements, skipped through bpf_ksym_exists(). Every result goes
+ * to the `rc` ARRAY, so the kernel comparison covers them.
  */
 #include "parse.h"
+#include "bpf_kfuncs.h"
 
-/* newer than the system's libbpf headers */
-#ifndef bpf_ksym_exists
-#define bpf_ksym_exists(sym)	(!!(sym))
-#endif
-
-
-struct bpf_ct_opts {
-	__s32 netns_id;
-	__s32 error;
-	__u8 l4proto;
-	__u8 dir;
-	__u8 reserved[2];
-};
-
-/* complete types, as libbpf matches them against the kernel's */
-struct nf_conn {
-	unsigned long status;
-};
-
-extern struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
-					 __u32 tuple__sz, struct bpf_ct_opts *opts,
-					 __u32 opts__sz) __ksym;
-extern void bpf_ct_release(struct nf_conn *ct) __ksym;
 extern int bpf_uxdp_no_such_kfunc(struct xdp_md *ctx) __ksym __weak;
 
 enum {
