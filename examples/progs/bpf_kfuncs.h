@@ -31,6 +31,15 @@ extern struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *ctx, struct bpf_sock_tup
 					 __u32 tuple__sz, struct bpf_ct_opts *opts,
 					 __u32 opts__sz) __ksym;
 extern void bpf_ct_release(struct nf_conn *ct) __ksym;
+/* kernel-internal (include/net/xdp.h): complete, as libbpf matches it */
+enum xdp_rss_hash_type {
+	XDP_RSS_TYPE_NONE = 0,
+};
+
 extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timestamp) __ksym;
+extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
+				    enum xdp_rss_hash_type *rss_type) __ksym;
+extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+					__u16 *vlan_tci) __ksym;
 
 #endif
