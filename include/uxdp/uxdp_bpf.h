@@ -221,7 +221,8 @@ struct uxdp_bpf_object_open_opts {
  * not loaded, as libbpf's autoload off.
  *
  * Return: the object, or NULL with errno set (ENOENT, EINVAL for a
- * malformed object, EOPNOTSUPP for an unsupported feature, EACCES when the
+ * malformed object, EOPNOTSUPP for an unsupported feature, ESRCH for a
+ * kfunc uxdp does not have (libbpf's code), EACCES when the
  * checker rejects a program, ENOMEM).
  */
 UXDP_API struct uxdp_bpf_object *
