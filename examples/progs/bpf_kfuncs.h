@@ -23,13 +23,21 @@ struct bpf_ct_opts {
 	__u8 reserved[2];
 };
 
+/* a field read from it is relocated to the kernel's offset (CO-RE) */
 struct nf_conn {
 	unsigned long status;
-};
+} __attribute__((preserve_access_index));
 
 extern struct nf_conn *bpf_xdp_ct_lookup(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
 					 __u32 tuple__sz, struct bpf_ct_opts *opts,
 					 __u32 opts__sz) __ksym;
+struct nf_conn___init {
+	struct nf_conn ct;
+};
+
+extern struct nf_conn___init *bpf_xdp_ct_alloc(struct xdp_md *ctx, struct bpf_sock_tuple *tuple,
+					       __u32 tuple__sz, struct bpf_ct_opts *opts,
+					       __u32 opts__sz) __ksym;
 extern void bpf_ct_release(struct nf_conn *ct) __ksym;
 /* kernel-internal (include/net/xdp.h): complete, as libbpf matches it */
 enum xdp_rss_hash_type {

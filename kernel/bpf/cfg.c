@@ -83,8 +83,9 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 /*
  * A kfunc call: imm is the kfunc's BTF id (0: a __weak kfunc the loader
  * left unresolved, refused only if reached), off the index of a module
- * BTF, which uxdp has none of. Kernel: add_subprog_and_kfunc(),
- * add_kfunc_call(), find_kfunc_desc_btf().
+ * BTF, which uxdp has none of. A device-bound kfunc (RX metadata) needs a
+ * program bound to a device. Kernel: add_subprog_and_kfunc(),
+ * add_kfunc_call(), find_kfunc_desc_btf(), bpf_dev_bound_kfunc_check().
  */
 static int check_kfunc_call_fields(struct bpf_verifier_env *env, u32 i,
 				   const struct bpf_insn *insn)

@@ -2938,7 +2938,8 @@ static int check_kfunc_args(struct bpf_verifier_env *env, struct bpf_kfunc_call_
 			}
 			continue;
 		}
-		if ((fn->flags & KF_TRUSTED_ARGS) &&
+		/* a release kfunc's arguments are trusted ones too */
+		if ((fn->flags & (KF_TRUSTED_ARGS | KF_RELEASE)) &&
 		    (register_is_null(reg) || type_may_be_null(reg->type)) &&
 		    !(a->flags & KF_ARG_F_OPT)) {
 			verr(env, "Possibly NULL pointer passed to trusted arg%u", i);
