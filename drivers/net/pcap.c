@@ -31,7 +31,8 @@
  * writer stamps a frame with it, so that timestamps pass through any
  * program or forwarding unchanged. A frame without one (a gen frame, an skb
  * that was copied) is stamped from the writer's virtual clock: 1 us after
- * the last frame it wrote. Nothing reads the wall clock, so the output of a
+ * the last frame it wrote. A device-bound program reads the timestamp with
+ * bpf_xdp_metadata_rx_timestamp(). Nothing reads the wall clock, so the output of a
  * run over a capture depends on the input only: same input, byte-identical
  * output (with one worker: several workers interleave frames of different
  * devices in any order).
@@ -704,9 +705,29 @@ static const struct net_device_ops pcap_netdev_ops = {
 	.ndo_stats_reset = pcap_stats_reset,
 };
 
+/*
+ * RX metadata for device-bound programs: a frame's capture timestamp
+ * (-ENODATA for one without). A capture records no hash and no stripped
+ * VLAN tag: those kfuncs get -EOPNOTSUPP.
+ */
+static int pcap_xmo_rx_timestamp(const struct xdp_buff *xdp, u64 *timestamp)
+{
+	u64 ts = xdp_get_shared_info_from_buff(xdp)->hwtstamps.hwtstamp;
+
+	if (!ts)
+		return -ENODATA;
+	*timestamp = ts;
+	return 0;
+}
+
+static const struct xdp_metadata_ops pcap_xdp_metadata_ops = {
+	.xmo_rx_timestamp = pcap_xmo_rx_timestamp,
+};
+
 static void pcap_setup(struct net_device *dev)
 {
 	dev->netdev_ops = &pcap_netdev_ops;
+	dev->xdp_metadata_ops = &pcap_xdp_metadata_ops;
 }
 
 static bool pcap_linktype_ok(int linktype)

@@ -93,6 +93,8 @@ struct bpf_map {
 	int usercnt;			/* user references ("fds"): last one calls map_release_uref */
 	u32 fd_flags;			/* BPF_F_RDONLY / BPF_F_WRONLY: what the syscall side may do */
 	bool id_handle;			/* map_create()'s user reference not yet dropped by id */
+	bool has_spin_lock;		/* a struct bpf_spin_lock in the value ... */
+	u32 spin_lock_off;		/* ... at this offset */
 };
 
 /* ARRAY, PERCPU_ARRAY, PROG_ARRAY, *_OF_MAPS share this layout (kernel's). */
@@ -163,6 +165,38 @@ static inline u32 bpf_get_u32(const void *p)
 	__builtin_memcpy(&v, p, sizeof(v));
 	return v;
 }
+
+/*
+ * bpf_spin_lock in map values (kernel/bpf/helpers.c). The lock is the
+ * value's 4-byte struct bpf_spin_lock word (0 free, 1 held), a real
+ * spinlock shared by every worker thread. Values are copied around it:
+ * copy_map_value() never writes the destination's lock word (another
+ * thread may hold it), copy_map_value_locked() copies under the lock of
+ * the map's element (@lock_src: the source is that element), and
+ * check_and_init_map_value() zeroes the lock word of a copy handed out.
+ * Kernel: include/linux/bpf.h copy_map_value(), kernel/bpf/helpers.c
+ */
+void __bpf_spin_lock(u32 *lock);
+void __bpf_spin_unlock(u32 *lock);
+void copy_map_value(const struct bpf_map *map, void *dst, const void *src);
+void copy_map_value_locked(const struct bpf_map *map, void *dst, const void *src,
+			   bool lock_src);
+void check_and_init_map_value(const struct bpf_map *map, void *dst);
+
+static inline bool btf_record_has_spin_lock(const struct bpf_map *map)
+{
+	return map->has_spin_lock;
+}
+
+/*
+ * BTF checks of map creation (kernel/bpf/syscall.c map_check_btf()): the
+ * value type @value_type_id of @btf (a struct, or a DATASEC for global
+ * data) is searched for a struct bpf_spin_lock; the map records where it
+ * is. Returns 0 or -errno: -E2BIG for two locks, -EINVAL for an array of
+ * them, -EOPNOTSUPP for a lock in a map type other than ARRAY and HASH.
+ * A lock not aligned to 4 bytes is no lock, as in the kernel.
+ */
+int map_check_btf(struct bpf_map *map, const struct btf *btf, u32 value_type_id);
 
 /* get_next_key of index-keyed maps (ARRAY family, DEVMAP, CPUMAP, XSKMAP). */
 int array_map_get_next_key(struct bpf_map *map, void *key, void *next_key);
@@ -247,6 +281,8 @@ enum bpf_type_flag {
 	DYNPTR_TYPE_LOCAL	= 1u << (8 + BPF_BASE_TYPE_BITS),
 	DYNPTR_TYPE_RINGBUF	= 1u << (9 + BPF_BASE_TYPE_BITS),
 	MEM_FIXED_SIZE		= 1u << (10 + BPF_BASE_TYPE_BITS),
+	MEM_ALLOC		= 1u << (11 + BPF_BASE_TYPE_BITS),
+	PTR_TRUSTED		= 1u << (12 + BPF_BASE_TYPE_BITS),
 	DYNPTR_TYPE_XDP		= 1u << (16 + BPF_BASE_TYPE_BITS),
 	MEM_ALIGNED		= 1u << (17 + BPF_BASE_TYPE_BITS),
 	MEM_WRITE		= 1u << (18 + BPF_BASE_TYPE_BITS),
@@ -349,6 +385,8 @@ extern const struct bpf_func_proto bpf_tail_call_proto;
 extern const struct bpf_func_proto bpf_trace_printk_proto;
 extern const struct bpf_func_proto bpf_trace_vprintk_proto;
 extern const struct bpf_func_proto bpf_snprintf_proto;
+extern const struct bpf_func_proto bpf_spin_lock_proto;
+extern const struct bpf_func_proto bpf_spin_unlock_proto;
 
 /* Provided by kernel/bpf/ringbuf.c (maps work). */
 extern const struct bpf_func_proto bpf_ringbuf_output_proto;
@@ -411,6 +449,7 @@ struct bpf_prog_aux {
 	u32 id;
 	u32 stack_depth;		/* main frame, from the checker */
 	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
+	u32 dev_bound_ifindex;		/* device-bound program (BPF_F_XDP_DEV_BOUND_ONLY): its device */
 	bool hardened;			/* run-time checks of every access and the
 					 * insn budget (set before or at load:
 					 * bpf_hardened_enabled()) */

@@ -166,6 +166,7 @@ enum bpf_reg_type {
 	PTR_TO_MEM,			/* raw test memory; ringbuf record (MEM_RINGBUF) */
 	PTR_TO_FUNC,
 	CONST_PTR_TO_DYNPTR,
+	PTR_TO_BTF_ID,			/* a kernel struct a kfunc returned (btf_id) */
 	__BPF_REG_TYPE_MAX,
 
 	PTR_TO_MAP_VALUE_OR_NULL	= PTR_MAYBE_NULL | PTR_TO_MAP_VALUE,
@@ -184,7 +185,10 @@ struct bpf_reg_state {
 	s32 off;
 	s32 range;		/* PTR_TO_PACKET: [pkt, pkt + range) < data_end, for this id */
 	u32 mem_size;		/* PTR_TO_MEM */
-	u32 subprogno;		/* PTR_TO_FUNC */
+	union {
+		u32 subprogno;	/* PTR_TO_FUNC */
+		u32 btf_id;	/* PTR_TO_BTF_ID: enum btf_kernel_struct */
+	};
 	u32 frameno;		/* PTR_TO_STACK: whose frame */
 	struct bpf_map *map_ptr; /* CONST_PTR_TO_MAP, PTR_TO_MAP_VALUE, ringbuf PTR_TO_MEM */
 	/* no padding up to here: states compare these bytes with memcmp */
@@ -245,7 +249,7 @@ struct bpf_verifier_state {
 	u32 acquired_refs;
 	struct bpf_reference_state refs[BPF_MAX_REFS];
 	u32 active_lock_id;	/* bpf_spin_lock held: id of the map value pointer */
-	void *active_lock_ptr;	/* ... and its map */
+	void *active_lock_ptr;	/* ... and its map (NULL: no lock held) */
 	u32 may_goto_depth;
 	u32 callback_unroll_depth;
 };

@@ -59,6 +59,8 @@ struct net_device {
 	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
 	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
 	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
+	/* rx metadata kfuncs (net/core/xdp.c): what the driver knows, or NULL */
+	const struct xdp_metadata_ops *xdp_metadata_ops;
 };
 
 /*

@@ -368,4 +368,18 @@ static __always_inline bool xdp_rx_verdict(struct net_device *dev, struct xdp_bu
 }
 #endif /* UXDP_XDP_BUFF_INLINES */
 
+/*
+ * RX metadata a driver can tell an XDP program about its frame (kernel:
+ * struct xdp_metadata_ops in include/net/xdp.h). Each returns 0 and fills
+ * its outputs, or -ENODATA when this frame has no such metadata; a NULL
+ * op, or no ops on the device, is -EOPNOTSUPP. The kfuncs
+ * bpf_xdp_metadata_rx_timestamp/_hash/_vlan_tag (net/core/xdp.c) answer
+ * through xdp->rxq->dev->xdp_metadata_ops.
+ */
+struct xdp_metadata_ops {
+	int (*xmo_rx_timestamp)(const struct xdp_buff *xdp, u64 *timestamp);
+	int (*xmo_rx_hash)(const struct xdp_buff *xdp, u32 *hash, u32 *rss_type);
+	int (*xmo_rx_vlan_tag)(const struct xdp_buff *xdp, __be16 *vlan_proto, u16 *vlan_tci);
+};
+
 #endif

@@ -210,6 +210,14 @@ struct uxdp_bpf_object_open_opts {
 	 * programs read).
 	 */
 	const char *btf_custom_path;
+	/*
+	 * Bind the XDP programs to device @prog_ifindex, as libbpf's
+	 * bpf_program__set_ifindex() with BPF_F_XDP_DEV_BOUND_ONLY does: the
+	 * RX metadata kfuncs (bpf_xdp_metadata_rx_*) answer from the device's
+	 * driver. 0: not bound; a program calling them is refused, as the
+	 * kernel refuses it.
+	 */
+	__u32 prog_ifindex;
 };
 
 /**
@@ -227,7 +235,8 @@ struct uxdp_bpf_object_open_opts {
  * not loaded, as libbpf's autoload off.
  *
  * Return: the object, or NULL with errno set (ENOENT, EINVAL for a
- * malformed object, EOPNOTSUPP for an unsupported feature, EACCES when the
+ * malformed object, EOPNOTSUPP for an unsupported feature, ESRCH for a
+ * kfunc uxdp does not have (libbpf's code), EACCES when the
  * checker rejects a program, ENOMEM).
  */
 UXDP_API struct uxdp_bpf_object *

@@ -24,7 +24,8 @@
  * Differs: PROG_ARRAY does not record an owner program type (every uxdp
  *          program is XDP); perf event slots take any value and are not
  *          bound to a CPU, so an output to another CPU's slot succeeds where
- *          the kernel gives -EOPNOTSUPP; BPF_F_LOCK is -EINVAL (no BTF).
+ *          the kernel gives -EOPNOTSUPP; BPF_F_LOCK is -EINVAL without a
+ *          bpf_spin_lock in the value.
  */
 #include <errno.h>
 #include <limits.h>
@@ -187,14 +188,17 @@ static long array_map_update_elem(struct bpf_map *map, void *key, void *value, u
 		return -E2BIG;
 	if (unlikely(map_flags & BPF_NOEXIST))
 		return -EEXIST;
-	if (unlikely(map_flags & BPF_F_LOCK))
-		return -EINVAL;		/* no bpf_spin_lock without BTF */
+	if (unlikely((map_flags & BPF_F_LOCK) && !btf_record_has_spin_lock(map)))
+		return -EINVAL;
 
 	if (map->map_type == BPF_MAP_TYPE_PERCPU_ARRAY)
 		val = percpu_array_ptr(array, index, smp_processor_id());
 	else
 		val = array->value + (size_t)array->elem_size * (index & array->index_mask);
-	memcpy(val, value, map->value_size);
+	if (map_flags & BPF_F_LOCK)
+		copy_map_value_locked(map, val, value, false);
+	else
+		copy_map_value(map, val, value);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 #include <net/xdp.h>
 
@@ -79,6 +80,42 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 	}
 }
 
+/*
+ * A kfunc call: imm is the kfunc's BTF id (0: a __weak kfunc the loader
+ * left unresolved, refused only if reached), off the index of a module
+ * BTF, which uxdp has none of. A device-bound kfunc (RX metadata) needs a
+ * program bound to a device. Kernel: add_subprog_and_kfunc(),
+ * add_kfunc_call(), find_kfunc_desc_btf(), bpf_dev_bound_kfunc_check().
+ */
+static int check_kfunc_call_fields(struct bpf_verifier_env *env, u32 i,
+				   const struct bpf_insn *insn)
+{
+	const struct bpf_kfunc_proto *fn;
+
+	if (BPF_SRC(insn->code) == BPF_X || insn->dst_reg) {
+		vinsn(env, i, "BPF_CALL uses reserved fields");
+		return -EINVAL;
+	}
+	if (insn->off < 0) {
+		vinsn(env, i, "negative offset disallowed for kernel module function call");
+		return -EINVAL;
+	}
+	if (insn->off) {
+		vinsn(env, i, "fd_idx without fd_array is invalid");
+		return -EPROTO;
+	}
+	fn = insn->imm ? btf_kfunc_by_id((u32)insn->imm) : NULL;
+	if (insn->imm && !fn) {
+		vinsn(env, i, "kernel btf_id %d is not a function", insn->imm);
+		return -EINVAL;
+	}
+	if (fn && (fn->flags & KF_DEV_BOUND) && !env->prog->aux->dev_bound_ifindex) {
+		vinsn(env, i, "metadata kfuncs require device-bound program");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bpf_insn *insn)
 {
 	bool is32 = BPF_CLASS(insn->code) == BPF_JMP32;
@@ -95,10 +132,8 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 	case BPF_CALL:
 		if (is32)
 			break;
-		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-			vinsn(env, i, "kernel function calls (kfuncs) are not supported");
-			return -EINVAL;
-		}
+		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+			return check_kfunc_call_fields(env, i, insn);
 		if (x || insn->off || insn->dst_reg ||
 		    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL)) {
 			vinsn(env, i, "BPF_CALL uses reserved fields");

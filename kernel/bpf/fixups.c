@@ -3,7 +3,8 @@
  * Pass 3 of the load-time checker: stack depth over every call chain, then
  * the rewrite into the interpreter's internal forms (<linux/bpf_verifier.h>):
  * struct xdp_md loads, run-time checked accesses and their regions, helper
- * calls (index into the call table with pre-call argument checks), tail
+ * and kfunc calls (index into the call table with pre-call argument
+ * checks), tail
  * calls, bpf-to-bpf calls (caller frame size, callee length for the loop
  * budget), BPF_PSEUDO_FUNC addresses, and never-visited code replaced by a
  * self-jump.
@@ -18,6 +19,7 @@
  * backward jump; verified programs run without it.
  *
  * Kernel: kernel/bpf/verifier.c convert_ctx_accesses(), do_misc_fixups(),
+ *	   fixup_kfunc_call(),
  *	   check_max_stack_depth(), sanitize_dead_code();
  *	   net/core/filter.c xdp_convert_ctx_access()
  * Differs: no instruction is inserted; multi-load ctx fields use the
@@ -30,6 +32,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 #include <net/xdp.h>
 
@@ -82,6 +85,71 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 
 	return 0;
 }
 
+/*
+ * Append the call at @i to the call table (@func, with the argument checks
+ * the hardened runtime makes when @args) and point the instruction at it.
+ */
+static int add_call_desc(struct bpf_verifier_env *env, struct bpf_verifier_info *vi,
+			 struct bpf_insn *insn, u32 i,
+			 u64 (*func)(u64, u64, u64, u64, u64), u32 func_id, bool args)
+{
+	const struct bpf_insn_aux_data *aux = &env->aux[i];
+	struct bpf_call_desc *d, *calls;
+	u32 a;
+
+	calls = realloc(vi->calls, (vi->nr_calls + 1) * sizeof(*calls));
+	if (!calls)
+		return -ENOMEM;
+	vi->calls = calls;
+	d = &calls[vi->nr_calls];
+	memset(d, 0, sizeof(*d));
+	d->func = func;
+	d->func_id = func_id;
+	for (a = 0; a < 5; a++) {
+		struct bpf_mem_check *c;
+
+		if (!aux->arg_check[a] || !args)
+			continue;
+		if (d->nr_checks >= BPF_CALL_MAX_CHECKS) {
+			vinsn(env, i, "too many memory arguments to check");
+			return -EINVAL;
+		}
+		c = &d->checks[d->nr_checks++];
+		c->ptr_reg = BPF_REG_1 + a;
+		c->size_reg = aux->arg_size_reg[a];
+		c->size = aux->arg_size[a];
+		c->region = aux->arg_region[a];
+		c->or_null = aux->arg_or_null[a];
+	}
+	insn->imm = (s32)vi->nr_calls++;
+	return 0;
+}
+
+/*
+ * A kfunc call becomes a call-table entry like a helper's (src_reg 0, so
+ * the interpreter and the JIT call it as one), func_id BPF_FUNC_unspec.
+ * A reached call of an unresolved __weak kfunc (imm 0) is refused.
+ * Kernel: fixup_kfunc_call()
+ */
+static int fixup_kfunc_call(struct bpf_verifier_env *env, struct bpf_verifier_info *vi,
+			    struct bpf_insn *insn, u32 i, bool args)
+{
+	const struct bpf_kfunc_proto *fn;
+
+	if (!insn->imm) {
+		vinsn(env, i, "invalid kernel function call not eliminated in verifier pass");
+		return -EINVAL;
+	}
+	fn = btf_kfunc_by_id((u32)insn->imm);
+	if (!fn) {
+		vinsn(env, i, "verifier internal error: kernel function descriptor not found for func_id %d",
+		      insn->imm);
+		return -EFAULT;
+	}
+	insn->src_reg = 0;
+	return add_call_desc(env, vi, insn, i, fn->func, BPF_FUNC_unspec, args);
+}
+
 int bpf_do_fixups(struct bpf_verifier_env *env)
 {
 	struct bpf_prog *prog = env->prog;
@@ -89,7 +157,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 	struct bpf_verifier_info *vi;
 	u8 onstack[MAX_SUBPROGS] = { 0 };
 	bool hardened, args, loops = false, checked = false;
-	u32 i, a, depth = 0;
+	u32 i, depth = 0;
 	int err;
 
 	err = max_chain_depth(env, 0, 1, 0, onstack, &depth);
@@ -194,41 +262,22 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			vi->insn_aux[i] = env->subprogs[callee].end - env->subprogs[callee].start;
 			continue;
 		}
+		if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			err = fixup_kfunc_call(env, vi, insn, i, args);
+			if (err)
+				return err;
+			continue;
+		}
 		if (insn->code == (BPF_JMP | BPF_CALL)) {
-			const struct bpf_func_proto *fn;
-			struct bpf_call_desc *d, *calls;
-
 			if (insn->imm == BPF_FUNC_tail_call && prog->type == BPF_PROG_TYPE_XDP) {
 				insn->code = BPF_JMP | BPF_TAIL_CALL;
 				insn->imm = 0;
 				continue;
 			}
-			fn = env->get_proto(insn->imm);
-			calls = realloc(vi->calls, (vi->nr_calls + 1) * sizeof(*calls));
-			if (!calls)
-				return -ENOMEM;
-			vi->calls = calls;
-			d = &calls[vi->nr_calls];
-			memset(d, 0, sizeof(*d));
-			d->func = fn->func;
-			d->func_id = insn->imm;
-			for (a = 0; a < 5; a++) {
-				struct bpf_mem_check *c;
-
-				if (!aux->arg_check[a] || !args)
-					continue;
-				if (d->nr_checks >= BPF_CALL_MAX_CHECKS) {
-					vinsn(env, i, "too many memory arguments to check");
-					return -EINVAL;
-				}
-				c = &d->checks[d->nr_checks++];
-				c->ptr_reg = BPF_REG_1 + a;
-				c->size_reg = aux->arg_size_reg[a];
-				c->size = aux->arg_size[a];
-				c->region = aux->arg_region[a];
-				c->or_null = aux->arg_or_null[a];
-			}
-			insn->imm = (s32)vi->nr_calls++;
+			err = add_call_desc(env, vi, insn, i, env->get_proto(insn->imm)->func,
+					    insn->imm, args);
+			if (err)
+				return err;
 		}
 	}
 	vi->needs_budget = hardened || (env->legacy_checks && (checked || loops));

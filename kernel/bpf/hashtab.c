@@ -663,6 +663,8 @@ static void htab_copy_value(struct bpf_htab *htab, u32 idx, const void *value)
 		memcpy(htab_value(htab, idx, 0), value, sizeof(void *));
 	else
 		memcpy(htab_value(htab, idx, 0), value, htab->map.value_size);
+	/* a new element's bpf_spin_lock starts free */
+	check_and_init_map_value(&htab->map, htab_value(htab, idx, 0));
 }
 
 /* HASH and HASH_OF_MAPS: a new element replaces the old one. */
@@ -676,8 +678,8 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 
 	if (unlikely((map_flags & ~BPF_F_LOCK) > BPF_EXIST))
 		return -EINVAL;
-	if (unlikely(map_flags & BPF_F_LOCK))
-		return -EINVAL;		/* no bpf_spin_lock without BTF */
+	if (unlikely((map_flags & BPF_F_LOCK) && !btf_record_has_spin_lock(map)))
+		return -EINVAL;
 
 	hash = htab_map_hash(key, map->key_size, htab->hashrnd);
 	b = htab_bucket(htab, hash);
@@ -686,6 +688,12 @@ static long htab_map_update_elem(struct bpf_map *map, void *key, void *value, u6
 	ret = check_flags(l_old, map_flags);
 	if (ret)
 		goto out_unlock;
+	if (l_old && (map_flags & BPF_F_LOCK)) {
+		/* in place, under the element's own lock */
+		copy_map_value_locked(map, htab_value(htab, htab_elem_index(htab, l_old), 0), value,
+				      false);
+		goto out_unlock;
+	}
 	if (!l_old && !htab_count_reserve(htab)) {
 		ret = -E2BIG;
 		goto out_unlock;
@@ -893,7 +901,11 @@ static int htab_map_lookup_elem_sys(struct bpf_map *map, void *key, void *value,
 
 	if (!l)
 		return -ENOENT;
-	memcpy(value, htab_value(htab, htab_elem_index(htab, l), 0), map->value_size);
+	if (flags & BPF_F_LOCK)
+		copy_map_value_locked(map, value, htab_value(htab, htab_elem_index(htab, l), 0), true);
+	else
+		copy_map_value(map, value, htab_value(htab, htab_elem_index(htab, l), 0));
+	check_and_init_map_value(map, value);
 	return 0;
 }
 

@@ -14,7 +14,11 @@
  * 512-byte argument area first, as in the kernel, so very long strings are
  * cut and a full area gives -ENOSPC.
  *
+ * bpf_spin_lock()/bpf_spin_unlock() take the lock word of a map value
+ * (see <linux/bpf.h>).
+ *
  * Kernel: kernel/bpf/helpers.c bpf_map_*_elem(), bpf_ktime_get_*(),
+ *         bpf_spin_lock(), bpf_spin_unlock(), copy_map_value_locked(),
  *         bpf_bprintf_prepare(), bpf_snprintf();
  *         kernel/trace/bpf_trace.c bpf_trace_printk(), bpf_trace_vprintk();
  *         lib/random32.c prandom_u32_state()
@@ -851,3 +855,83 @@ const struct bpf_func_proto bpf_snprintf_proto = {
 			    ARG_PTR_TO_CONST_STR, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY,
 			    ARG_CONST_SIZE_OR_ZERO },
 };
+
+/* ---- bpf_spin_lock ------------------------------------------------------ */
+
+/*
+ * A test-and-test-and-set lock on the 4-byte word (the kernel's
+ * arch_spinlock_t inside struct bpf_spin_lock). Held only for the few
+ * instructions the verifier allows between lock and unlock.
+ */
+void __bpf_spin_lock(u32 *lock)
+{
+	for (;;) {
+		if (!__atomic_exchange_n(lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		while (__atomic_load_n(lock, __ATOMIC_RELAXED)) {
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#endif
+		}
+	}
+}
+
+void __bpf_spin_unlock(u32 *lock)
+{
+	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
+}
+
+static u64 bpf_spin_lock(u64 lock, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	__bpf_spin_lock((u32 *)(uintptr_t)lock);
+	return 0;
+}
+
+static u64 bpf_spin_unlock(u64 lock, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	__bpf_spin_unlock((u32 *)(uintptr_t)lock);
+	return 0;
+}
+
+const struct bpf_func_proto bpf_spin_lock_proto = {
+	.func = bpf_spin_lock,
+	.name = "bpf_spin_lock",
+	.ret_type = RET_VOID,
+	.arg_type = { ARG_PTR_TO_SPIN_LOCK },
+};
+
+const struct bpf_func_proto bpf_spin_unlock_proto = {
+	.func = bpf_spin_unlock,
+	.name = "bpf_spin_unlock",
+	.ret_type = RET_VOID,
+	.arg_type = { ARG_PTR_TO_SPIN_LOCK },
+};
+
+void copy_map_value(const struct bpf_map *map, void *dst, const void *src)
+{
+	u32 off = map->spin_lock_off, end = off + sizeof(u32);
+
+	if (!btf_record_has_spin_lock(map)) {
+		memcpy(dst, src, map->value_size);
+		return;
+	}
+	memcpy(dst, src, off);
+	memcpy((u8 *)dst + end, (const u8 *)src + end, map->value_size - end);
+}
+
+void copy_map_value_locked(const struct bpf_map *map, void *dst, const void *src, bool lock_src)
+{
+	u32 *lock = (u32 *)((u8 *)(lock_src ? (void *)src : dst) + map->spin_lock_off);
+
+	__bpf_spin_lock(lock);
+	copy_map_value(map, dst, src);
+	__bpf_spin_unlock(lock);
+}
+
+void check_and_init_map_value(const struct bpf_map *map, void *dst)
+{
+	if (btf_record_has_spin_lock(map))
+		memset((u8 *)dst + map->spin_lock_off, 0, sizeof(u32));
+}

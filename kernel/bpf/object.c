@@ -41,8 +41,9 @@
  * SHT_STRTAB, which libbpf skips) and the relocations against legacy maps
  * are cut off their relocation sections.
  *
- * Differs: kfuncs and externs (ksyms, kconfig) are refused with the
- *	    program, instruction and feature named; CO-RE candidates come from
+ * Differs: kfunc externs resolve against uxdp's own kfuncs
+ *	    (<linux/btf.h>), other externs (data ksyms, kconfig) are refused
+ *	    with the program, instruction and feature named; CO-RE candidates come from
  *	    one target BTF (no module BTFs); global data maps are not
  *	    mmap-able (BPF_F_MMAPABLE is dropped).
  */
@@ -63,6 +64,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_core.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
@@ -139,6 +141,7 @@ struct uxdp_bpf_object {
 	struct obj_prog *progs;
 	unsigned int nr_progs;
 	char *log;			/* caller's log buffer, may be NULL */
+	u32 prog_ifindex;		/* device the programs are bound to, or 0 */
 	size_t log_size;
 	bool failed;			/* first error recorded */
 	struct btf *local_btf;		/* .BTF as clang wrote it (CO-RE local types) */
@@ -811,20 +814,34 @@ static struct obj_map *object_find_data_map(struct uxdp_bpf_object *obj, size_t 
 }
 
 /*
- * libbpf finds a global data map's DATASEC only when it creates the map;
- * uxdp creates its own, so look it up by section name for the dumpers.
+ * The value's BTF, as libbpf passes it to BPF_MAP_CREATE: a BTF-defined
+ * map's value type, a global data map's DATASEC. Where it has a struct
+ * bpf_spin_lock the map records it (map_check_btf()). libbpf finds a global
+ * data map's DATASEC only when it creates the map; uxdp creates its own, so
+ * it looks it up by section name (the dumpers use it too).
  */
-static void object_data_btf(struct uxdp_bpf_object *obj, struct obj_map *om)
+static int object_map_check_btf(struct uxdp_bpf_object *obj, const struct bpf_map *m,
+				struct obj_map *om)
 {
 	const struct btf *btf = bpf_object__btf(obj->lobj);
-	const char *sec = elf_sec_name(obj, om->shndx);
-	int id;
+	u32 id = bpf_map__btf_value_type_id(m);
+	int err;
 
-	if (om->btf_value_type_id || !btf || !sec)
-		return;
-	id = btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC);
-	if (id > 0)
+	if (!btf)
+		return 0;
+	if (bpf_map__is_internal(m)) {
+		int shndx = object_data_shndx(obj, m);
+		const char *sec = shndx >= 0 ? elf_sec_name(obj, shndx) : NULL;
+		s32 sid = sec ? btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC) : -1;
+
+		id = sid > 0 ? (u32)sid : 0;
 		om->btf_value_type_id = id;
+	}
+	err = map_check_btf(om->map, btf, id);
+	if (err)
+		return obj_err(obj, "map '%s': value BTF: %s", bpf_map__name(m), strerror(-err)),
+		       err;
+	return 0;
 }
 
 static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
@@ -869,6 +886,9 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 	om->btf_key_type_id = bpf_map__btf_key_type_id(m);
 	om->btf_value_type_id = bpf_map__btf_value_type_id(m);
 
+	err = object_map_check_btf(obj, m, om);
+	if (err)
+		return err;
 	if (bpf_map__is_internal(m)) {
 		size_t sz = 0;
 		const void *init = bpf_map__initial_value(m, &sz);
@@ -879,7 +899,6 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 		if (om->shndx < 0)
 			return obj_err(obj, "map '%s': global data of an unknown section (kconfig/ksyms are not supported)",
 				       om->name), -EOPNOTSUPP;
-		object_data_btf(obj, om);
 		if (init && sz == map->value_size) {
 			err = bpf_map_update_value(map, &zero, (void *)init, BPF_ANY);
 			if (err)
@@ -989,6 +1008,49 @@ static int link_resolve(struct uxdp_bpf_object *obj, struct link_state *ls, int 
 	return link_append(obj, ls, shndx, &fn, out);
 }
 
+/*
+ * An instruction against an undefined symbol: a kfunc (`extern ... __ksym`)
+ * called or tested with bpf_ksym_exists(). As libbpf resolves it against
+ * vmlinux BTF, the call gets the kfunc's id in imm (off 0: no module BTF);
+ * a __weak kfunc uxdp lacks becomes imm 0, which the verifier refuses only
+ * where a path reaches it, and an ld_imm64 of it the constant 0. Where
+ * libbpf loads an ld_imm64 of a kfunc as its BTF id (BPF_PSEUDO_BTF_ID, a
+ * read-only pointer to the verifier), uxdp loads the id as a constant:
+ * non-zero, all bpf_ksym_exists() tests.
+ */
+static int link_relocate_ksym(struct uxdp_bpf_object *obj, struct link_state *ls, u32 idx,
+			      const GElf_Sym *sym, bool last)
+{
+	struct bpf_insn *insn = &ls->insns[idx];
+	bool weak = GELF_ST_BIND(sym->st_info) == STB_WEAK;
+	const char *sname = elf_sym_name(obj, sym);
+	u32 id = btf_kfunc_id_by_name(sname);
+
+	if (insn->code == (BPF_JMP | BPF_CALL)) {
+		/* clang emits a BPF_PSEUDO_CALL; libbpf makes it a kfunc call */
+		if (insn->src_reg != BPF_PSEUDO_CALL && insn->src_reg != BPF_PSEUDO_KFUNC_CALL)
+			return obj_err(obj, "prog '%s': insn %u: extern call '%s' of kind %u is not supported",
+				       ls->prog, idx, sname, insn->src_reg), -EOPNOTSUPP;
+		if (!id && !weak)
+			return obj_err(obj, "prog '%s': insn %u: extern (func ksym) '%s': not found in kernel or module BTFs",
+				       ls->prog, idx, sname), -ESRCH;
+		insn->src_reg = BPF_PSEUDO_KFUNC_CALL;
+		insn->imm = (s32)id;
+		insn->off = 0;
+		return 0;
+	}
+	if (insn->code != (BPF_LD | BPF_IMM | BPF_DW) || last)
+		return obj_err(obj, "prog '%s': insn %u: relocation against extern '%s' on opcode 0x%02x",
+			       ls->prog, idx, sname, insn->code), -EINVAL;
+	if (!id && !weak)
+		return obj_err(obj, "prog '%s': insn %u: extern '%s' (ksym/kconfig) is not supported",
+			       ls->prog, idx, sname), -EOPNOTSUPP;
+	insn[0].src_reg = 0;
+	insn[0].imm = (s32)id;
+	insn[1].imm = 0;
+	return 0;
+}
+
 static int link_relocate_insn(struct uxdp_bpf_object *obj, struct link_state *ls, u32 idx,
 			      const GElf_Rel *rel, bool last)
 {
@@ -1005,13 +1067,8 @@ static int link_relocate_insn(struct uxdp_bpf_object *obj, struct link_state *ls
 		return obj_err(obj, "prog '%s': insn %u: relocation against bad symbol %lu",
 			       ls->prog, idx, (unsigned long)GELF_R_SYM(rel->r_info)), -EINVAL;
 	sname = elf_sym_name(obj, &sym);
-	if (sym.st_shndx == SHN_UNDEF) {
-		if (call)
-			return obj_err(obj, "prog '%s': insn %u: kfunc/extern call '%s' is not supported",
-				       ls->prog, idx, sname), -EOPNOTSUPP;
-		return obj_err(obj, "prog '%s': insn %u: extern '%s' (ksym/kconfig) is not supported",
-			       ls->prog, idx, sname), -EOPNOTSUPP;
-	}
+	if (sym.st_shndx == SHN_UNDEF)
+		return link_relocate_ksym(obj, ls, idx, &sym, last);
 	if (sym.st_shndx >= obj->shnum)
 		return obj_err(obj, "prog '%s': insn %u: symbol '%s' in bad section %u", ls->prog,
 			       idx, sname, sym.st_shndx), -EINVAL;
@@ -1129,10 +1186,6 @@ static int object_link_prog(struct uxdp_bpf_object *obj, struct link_state *ls)
 				if (err)
 					return err;
 				ls->insns[idx].imm = (s32)(target - idx - 1);
-			} else if (insn->code == (BPF_JMP | BPF_CALL) &&
-				   insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-				return obj_err(obj, "prog '%s': insn %u: kfunc call (btf id %d) is not supported",
-					       ls->prog, idx, insn->imm), -EOPNOTSUPP;
 			} else if (ldimm && insn->src_reg == BPF_PSEUDO_FUNC) {
 				return obj_err(obj, "prog '%s': insn %u: function address without relocation",
 					       ls->prog, idx), -EINVAL;
@@ -1260,6 +1313,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
 	prog->type = BPF_PROG_TYPE_XDP;
 	prog->expected_attach_type = bpf_program__expected_attach_type(p);
 	prog->aux->xdp_has_frags = op->frags;
+	prog->aux->dev_bound_ifindex = obj->prog_ifindex;
 	snprintf(prog->aux->name, sizeof(prog->aux->name), "%s", name);
 	object_line_info(obj, &ls, prog);
 
@@ -1603,6 +1657,7 @@ uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *o
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	obj->log = o.log_buf;
 	obj->log_size = o.log_size;
+	obj->prog_ifindex = o.prog_ifindex;
 	if (obj->log && obj->log_size)
 		obj->log[0] = 0;
 	if (o.btf_custom_path)

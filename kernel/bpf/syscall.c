@@ -19,14 +19,17 @@
  *         map_freeze(), bpf_map_put(), bpf_obj_name_cpy(), bpf_map_get_info_by_fd()
  * Differs: ids are small integers from a table, not fds, and an id keeps
  *          naming its map until the map is freed; closing the creator's id is
- *          uxdp_bpf_map_close(). BPF_F_LOCK is refused with -EINVAL as the
- *          kernel does for maps without a BTF spin lock (uxdp maps have no BTF).
+ *          uxdp_bpf_map_close(). Only the object loader gives a map BTF
+ *          (map_check_btf()); BPF_F_LOCK is -EINVAL, as the kernel's, for a
+ *          map without a bpf_spin_lock in its value.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <bpf/btf.h>
 
 #include <linux/bpf.h>
 #include <linux/bug.h>
@@ -324,8 +327,8 @@ int bpf_map_copy_value(struct bpf_map *map, void *key, void *value, u64 flags)
 		return -EINVAL;
 	if (!bpf_map_sys_can_read(map))
 		return -EPERM;
-	if (flags & BPF_F_LOCK)
-		return -EINVAL;		/* no BTF, so no bpf_spin_lock in values */
+	if ((flags & BPF_F_LOCK) && !btf_record_has_spin_lock(map))
+		return -EINVAL;
 	if (map->ops->map_lookup_elem_sys)
 		return map->ops->map_lookup_elem_sys(map, key, value, flags);
 	if (!map->ops->map_lookup_elem)
@@ -335,7 +338,11 @@ int bpf_map_copy_value(struct bpf_map *map, void *key, void *value, u64 flags)
 		return PTR_ERR(ptr);
 	if (!ptr)
 		return -ENOENT;
-	memcpy(value, ptr, map->value_size);
+	if (flags & BPF_F_LOCK)
+		copy_map_value_locked(map, value, ptr, true);
+	else
+		copy_map_value(map, value, ptr);
+	check_and_init_map_value(map, value);
 	return 0;
 }
 
@@ -343,7 +350,7 @@ int bpf_map_update_value(struct bpf_map *map, void *key, void *value, u64 flags)
 {
 	if (!bpf_map_sys_can_write(map))
 		return -EPERM;
-	if (flags & BPF_F_LOCK)
+	if ((flags & BPF_F_LOCK) && !btf_record_has_spin_lock(map))
 		return -EINVAL;
 	if (map->ops->map_update_elem_sys)
 		return map->ops->map_update_elem_sys(map, key, value, flags);
@@ -379,6 +386,118 @@ int bpf_map_freeze(struct bpf_map *map)
 		return -EPERM;
 	if (__atomic_exchange_n(&map->frozen, true, __ATOMIC_ACQ_REL))
 		return -EBUSY;
+	return 0;
+}
+
+/* ---- map BTF ------------------------------------------------------------ */
+
+static const struct btf_type *btf_skip_modifiers(const struct btf *btf, u32 id, u32 *res_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (res_id)
+		*res_id = id;
+	return t;
+}
+
+/*
+ * Find the struct bpf_spin_lock of type @id placed at @off: in a struct
+ * member, a nested struct or a DATASEC variable. *lock_off is the one
+ * found (-1 none); returns 0 or -errno (kernel: btf_find_field()).
+ */
+static int btf_find_spin_lock(const struct btf *btf, u32 id, u32 off, int depth, s64 *lock_off)
+{
+	const struct btf_type *t = btf_skip_modifiers(btf, id, &id);
+	u32 nelems = 1, i;
+	const char *name;
+	int err;
+
+	if (!t || depth > 32)
+		return depth > 32 ? -E2BIG : 0;
+	while (btf_is_array(t)) {
+		nelems *= btf_array(t)->nelems;
+		t = btf_skip_modifiers(btf, btf_array(t)->type, &id);
+		if (!t)
+			return 0;
+	}
+	if (!nelems)
+		return 0;
+	if (btf_is_datasec(t)) {
+		const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+
+		for (i = 0; i < btf_vlen(t); i++, vs++) {
+			const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+			if (!v || !btf_is_var(v))
+				continue;
+			err = btf_find_spin_lock(btf, v->type, off + vs->offset, depth + 1, lock_off);
+			if (err)
+				return err;
+		}
+		return 0;
+	}
+	if (!btf_is_struct(t))
+		return 0;
+	name = btf__name_by_offset(btf, t->name_off);
+	if (depth && name && !strcmp(name, "bpf_spin_lock") && t->size == sizeof(u32)) {
+		if (off % sizeof(u32))
+			return 0;		/* not aligned: not a lock */
+		if (*lock_off >= 0)
+			return -E2BIG;
+		if (nelems > 1)
+			return -EINVAL;		/* locks do not repeat */
+		*lock_off = off;
+		return 0;
+	}
+	if (depth) {
+		s64 inner = -1;
+		const struct btf_member *m = btf_members(t);
+
+		/* a struct member of a struct: its lock, if any, at off */
+		for (i = 0; i < btf_vlen(t); i++, m++) {
+			err = btf_find_spin_lock(btf, m->type, off + btf_member_bit_offset(t, i) / 8,
+						 depth + 1, &inner);
+			if (err)
+				return err;
+		}
+		if (inner < 0)
+			return 0;
+		if (*lock_off >= 0 || nelems > 1)
+			return *lock_off >= 0 ? -E2BIG : -EINVAL;
+		*lock_off = inner;
+		return 0;
+	}
+	for (i = 0; i < btf_vlen(t); i++) {
+		err = btf_find_spin_lock(btf, btf_members(t)[i].type,
+					 off + btf_member_bit_offset(t, i) / 8, depth + 1, lock_off);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int map_check_btf(struct bpf_map *map, const struct btf *btf, u32 value_type_id)
+{
+	s64 off = -1;
+	int err;
+
+	if (!btf || !value_type_id)
+		return 0;
+	err = btf_find_spin_lock(btf, value_type_id, 0, 0, &off);
+	if (err)
+		return err;
+	if (off < 0)
+		return 0;
+	if (off + sizeof(u32) > map->value_size)
+		return -EINVAL;
+	if (map->map_type != BPF_MAP_TYPE_HASH && map->map_type != BPF_MAP_TYPE_ARRAY)
+		return -EOPNOTSUPP;
+	map->has_spin_lock = true;
+	map->spin_lock_off = (u32)off;
 	return 0;
 }
 

@@ -56,6 +56,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 #include <net/xdp.h>
 
@@ -110,14 +111,15 @@ static const char *reg_type_str(u32 type)
 		[PTR_TO_MEM] = "mem",
 		[PTR_TO_FUNC] = "func",
 		[CONST_PTR_TO_DYNPTR] = "dynptr_ptr",
+		[PTR_TO_BTF_ID] = "ptr_",
 	};
 	static __thread char buf[64];
 	u32 base = base_type(type);
 	const char *name = base < ARRAY_SIZE(names) && names[base] ? names[base] : "?";
 
-	snprintf(buf, sizeof(buf), "%s%s%s%s", type & MEM_RDONLY ? "rdonly_" : "",
-		 type & MEM_RINGBUF ? "ringbuf_" : "", name,
-		 type & PTR_MAYBE_NULL ? "_or_null" : "");
+	snprintf(buf, sizeof(buf), "%s%s%s%s%s", type & MEM_RDONLY ? "rdonly_" : "",
+		 type & MEM_RINGBUF ? "ringbuf_" : "", type & PTR_TRUSTED ? "trusted_" : "", name,
+		 !(type & PTR_MAYBE_NULL) ? "" : base == PTR_TO_BTF_ID ? "or_null_" : "_or_null");
 	return buf;
 }
 
@@ -178,7 +180,7 @@ static bool reg_not_null(const struct bpf_reg_state *reg)
 		return false;
 	type = base_type(type);
 	return type == PTR_TO_MAP_VALUE || type == PTR_TO_MAP_KEY || type == PTR_TO_MEM ||
-	       type == CONST_PTR_TO_MAP;
+	       type == CONST_PTR_TO_MAP || (type == PTR_TO_BTF_ID && (reg->type & PTR_TRUSTED));
 }
 
 static void init_reg_state(struct bpf_func_state *state)
@@ -333,6 +335,7 @@ static bool is_spillable_regtype(u32 type)
 	case PTR_TO_MEM:
 	case PTR_TO_FUNC:
 	case PTR_TO_MAP_KEY:
+	case PTR_TO_BTF_ID:
 		return true;
 	}
 	return false;
@@ -872,6 +875,16 @@ static int check_map_access(struct bpf_verifier_env *env, u32 regno, int off, in
 	err = check_mem_region_access(env, regno, off, size, map->value_size, zero_size_allowed);
 	if (err)
 		return err;
+	/* the lock word belongs to bpf_spin_lock()/bpf_spin_unlock() alone */
+	if (btf_record_has_spin_lock(map)) {
+		s64 p = map->spin_lock_off;
+
+		if (reg->smin_value + off < p + (s64)sizeof(u32) &&
+		    p < (s64)reg->umax_value + off + size) {
+			verr(env, "bpf_spin_lock cannot be accessed directly by load/store");
+			return -EACCES;
+		}
+	}
 	return 0;
 }
 
@@ -993,6 +1006,43 @@ static bool is_pkt_reg(struct bpf_verifier_env *env, int regno)
  * into R@value_regno; for stores R@value_regno is stored (< 0: an
  * immediate). Kernel: check_mem_access().
  */
+/*
+ * A load through a pointer to a kernel struct a kfunc returned (struct
+ * nf_conn ...): any scalar field of the struct, at a constant offset, read
+ * only. uxdp knows the struct's size, not its members; no such pointer is
+ * ever non-NULL at run time (<linux/btf.h>). Kernel: check_ptr_to_btf_access()
+ */
+static int check_ptr_to_btf_access(struct bpf_verifier_env *env, u32 regno, int off, int size,
+				   enum bpf_access_type t, int value_regno)
+{
+	struct bpf_reg_state *regs = cur_regs(env), *reg = &regs[regno];
+	const char *tname = btf_kernel_struct_name(reg->btf_id);
+	s64 o = (s64)off + reg->off;
+
+	if (t == BPF_WRITE) {
+		verr(env, "only read is supported");
+		return -EACCES;
+	}
+	if (!tnum_is_const(reg->var_off) || reg->var_off.value) {
+		verr(env, "R%d is ptr_%s invalid variable offset: off=%d, var_off=%s", regno, tname,
+		     reg->off, "(non-constant)");
+		return -EACCES;
+	}
+	if (o < 0) {
+		verr(env, "R%d is ptr_%s invalid negative access: off=%lld", regno, tname,
+		     (long long)o);
+		return -EACCES;
+	}
+	if (o + size > btf_kernel_struct_size(reg->btf_id)) {
+		verr(env, "access beyond struct %s at off %lld size %d", tname, (long long)o, size);
+		return -EACCES;
+	}
+	record_access(env, ACC_PROVEN, BPF_RGN(BPF_RGN_NONE, 0));
+	if (value_regno >= 0)
+		mark_reg_unknown(regs, value_regno);
+	return 0;
+}
+
 static int check_mem_access(struct bpf_verifier_env *env, u32 regno, int off, int bpf_size,
 			    enum bpf_access_type t, int value_regno, bool is_ldsx)
 {
@@ -1130,6 +1180,13 @@ static int check_mem_access(struct bpf_verifier_env *env, u32 regno, int off, in
 		record_access(env, ACC_PROVEN, BPF_RGN(BPF_RGN_PKT, 0));
 		if (t == BPF_READ && value_regno >= 0)
 			mark_reg_unknown(regs, value_regno);
+		break;
+	case PTR_TO_BTF_ID:
+		if (type_may_be_null(reg->type))
+			goto bad_type;
+		err = check_ptr_to_btf_access(env, regno, off, size, t, value_regno);
+		if (err)
+			return err;
 		break;
 	default:
 		goto bad_type;
@@ -1867,7 +1924,9 @@ static void mark_ptr_or_null_reg(struct bpf_reg_state *reg, u32 id, bool is_null
 		reg->type = CONST_PTR_TO_MAP;
 	else
 		reg->type &= ~PTR_MAYBE_NULL;
-	reg->id = 0;
+	/* the id of a value with a bpf_spin_lock names its lock */
+	if (!(base_type(reg->type) == PTR_TO_MAP_VALUE && btf_record_has_spin_lock(reg->map_ptr)))
+		reg->id = 0;
 }
 
 /* A NULL check of R@regno: every copy (same id) is NULL or not in this branch. */
@@ -2020,6 +2079,7 @@ struct bpf_call_arg_meta {
 	int release_regno;
 	u64 mem_size;		/* ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	s64 const_map_key;
+	int func_id;
 };
 
 static void record_arg_check(struct bpf_verifier_env *env, u32 arg, u32 region, u32 size,
@@ -2124,6 +2184,7 @@ static int check_reg_type(struct bpf_verifier_env *env, u32 regno, u32 arg_type)
 	static const u32 ringbuf_types[] = { PTR_TO_MEM | MEM_RINGBUF };
 	static const u32 stack_types[] = { PTR_TO_STACK };
 	static const u32 str_types[] = { PTR_TO_MAP_VALUE };
+	static const u32 spin_lock_types[] = { PTR_TO_MAP_VALUE, PTR_TO_BTF_ID | MEM_ALLOC };
 	struct bpf_reg_state *reg = &cur_regs(env)[regno];
 	const u32 *types;
 	u32 n, i, type = reg->type;
@@ -2155,6 +2216,9 @@ static int check_reg_type(struct bpf_verifier_env *env, u32 regno, u32 arg_type)
 		break;
 	case ARG_PTR_TO_CONST_STR:
 		types = str_types, n = 1;
+		break;
+	case ARG_PTR_TO_SPIN_LOCK:
+		types = spin_lock_types, n = ARRAY_SIZE(spin_lock_types);
 		break;
 	case ARG_CONST_SIZE:
 	case ARG_CONST_SIZE_OR_ZERO:
@@ -2281,6 +2345,55 @@ static s64 get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_r
 	return (s64)reg->var_off.value;
 }
 
+/*
+ * bpf_spin_lock(@regno) or bpf_spin_unlock(): the argument is the
+ * struct bpf_spin_lock of a map value at its constant offset; one lock is
+ * held at a time, and an unlock releases the lock of the same value (map
+ * and pointer id). Kernel: process_spin_lock()
+ */
+static int process_spin_lock(struct bpf_verifier_env *env, int regno, bool is_lock)
+{
+	struct bpf_reg_state *reg = &cur_regs(env)[regno];
+	struct bpf_verifier_state *cur = env->cur_state;
+	struct bpf_map *map = reg->map_ptr;
+	s64 val = (s64)reg->var_off.value + reg->off;
+
+	if (!tnum_is_const(reg->var_off)) {
+		verr(env, "R%d doesn't have constant offset. bpf_spin_lock has to be at the constant offset",
+		     regno);
+		return -EINVAL;
+	}
+	if (!btf_record_has_spin_lock(map)) {
+		verr(env, "map '%s' has no valid bpf_spin_lock", map->name);
+		return -EINVAL;
+	}
+	if (val != (s64)map->spin_lock_off) {
+		verr(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %d",
+		     (long long)val, map->spin_lock_off);
+		return -EINVAL;
+	}
+	if (is_lock) {
+		if (cur->active_lock_ptr) {
+			verr(env, "Locking two bpf_spin_locks are not allowed");
+			return -EINVAL;
+		}
+		cur->active_lock_ptr = map;
+		cur->active_lock_id = reg->id;
+		return 0;
+	}
+	if (!cur->active_lock_ptr) {
+		verr(env, "bpf_spin_unlock without taking a lock");
+		return -EINVAL;
+	}
+	if (cur->active_lock_ptr != map || cur->active_lock_id != reg->id) {
+		verr(env, "bpf_spin_unlock of different lock");
+		return -EINVAL;
+	}
+	cur->active_lock_ptr = NULL;
+	cur->active_lock_id = 0;
+	return 0;
+}
+
 static int check_func_arg(struct bpf_verifier_env *env, u32 arg, struct bpf_call_arg_meta *meta,
 			  const struct bpf_func_proto *fn)
 {
@@ -2405,6 +2518,11 @@ skip_type_check:
 		break;
 	case ARG_PTR_TO_CONST_STR:
 		err = check_reg_const_str(env, reg, regno);
+		if (err)
+			return err;
+		break;
+	case ARG_PTR_TO_SPIN_LOCK:
+		err = process_spin_lock(env, regno, meta->func_id == BPF_FUNC_spin_lock);
 		if (err)
 			return err;
 		break;
@@ -2569,7 +2687,7 @@ static int check_reference_leak(struct bpf_verifier_env *env, bool exception_exi
 static int check_resource_leak(struct bpf_verifier_env *env, bool exception_exit, bool check_lock,
 			       const char *prefix)
 {
-	if (check_lock && env->cur_state->active_lock_id) {
+	if (check_lock && env->cur_state->active_lock_ptr) {
 		verr(env, "%s cannot be used inside bpf_spin_lock-ed region", prefix);
 		return -EINVAL;
 	}
@@ -2629,6 +2747,7 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 	changes_data = fn->changes_pkt_data;
 	memset(&meta, 0, sizeof(meta));
 	meta.const_map_key = -1;
+	meta.func_id = func_id;
 	for (i = 0; i < 5; i++) {
 		err = check_func_arg(env, i, &meta, fn);
 		if (err)
@@ -2744,6 +2863,201 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 	return 0;
 }
 
+/* ---- kfunc calls -------------------------------------------------------- */
+
+struct bpf_kfunc_call_arg_meta {
+	const struct bpf_kfunc_proto *fn;
+	u32 ref_obj_id;
+	int release_regno;
+};
+
+/* Memory a kfunc reads and writes through R@regno: @size bytes, or R@size_regno's. */
+static int check_kfunc_mem(struct bpf_verifier_env *env, u32 arg, u32 regno, u32 size,
+			   u32 size_regno)
+{
+	struct bpf_reg_state *regs = cur_regs(env);
+	struct bpf_call_arg_meta hmeta = { 0 };
+	int err;
+
+	if (size_regno) {
+		err = check_mem_size_reg(env, &regs[size_regno], size_regno, BPF_READ, true, &hmeta) ?:
+		      check_mem_size_reg(env, &regs[size_regno], size_regno, BPF_WRITE, true, &hmeta);
+	} else {
+		err = check_helper_mem_access(env, regno, size, BPF_READ, false, NULL) ?:
+		      check_helper_mem_access(env, regno, size, BPF_WRITE, false, NULL);
+	}
+	if (err)
+		return err;
+	record_arg_check(env, arg, reg_region(env, &regs[regno]), size, size_regno, false);
+	return 0;
+}
+
+/* A pointer to kernel struct @want; nf_conn___init passes as nf_conn unless @strict. */
+static int check_kfunc_btf_arg(struct bpf_verifier_env *env, u32 i, u32 regno, u32 want,
+			       bool strict, const char *fname)
+{
+	struct bpf_reg_state *reg = &cur_regs(env)[regno];
+
+	if (base_type(reg->type) != PTR_TO_BTF_ID) {
+		verr(env, "arg#%u is %s expected %s or socket", i, reg_type_str(reg->type),
+		     reg_type_str(PTR_TO_BTF_ID | (reg->type & PTR_TRUSTED)));
+		return -EINVAL;
+	}
+	if (reg->btf_id != want &&
+	    (strict || want != BTF_STRUCT_NF_CONN || reg->btf_id != BTF_STRUCT_NF_CONN_INIT)) {
+		verr(env, "kernel function %s args#%u expected pointer to STRUCT %s but R%u has a pointer to STRUCT %s",
+		     fname, i, btf_kernel_struct_name(want), regno,
+		     btf_kernel_struct_name(reg->btf_id));
+		return -EINVAL;
+	}
+	return check_ptr_off_reg(env, reg, regno);
+}
+
+/* Each argument against the kfunc's prototype. Kernel: check_kfunc_args() */
+static int check_kfunc_args(struct bpf_verifier_env *env, struct bpf_kfunc_call_arg_meta *meta)
+{
+	const struct bpf_kfunc_proto *fn = meta->fn;
+	struct bpf_reg_state *regs = cur_regs(env);
+	u32 i;
+	int err;
+
+	for (i = 0; i < fn->nargs; i++) {
+		const struct kfunc_arg *a = &fn->args[i];
+		u32 regno = BPF_REG_1 + i;
+		struct bpf_reg_state *reg = &regs[regno];
+
+		err = check_reg_arg(env, regno, SRC_OP);
+		if (err)
+			return err;
+		if (a->kind == KF_ARG_CONST_SIZE)
+			continue;	/* checked with its memory */
+		if (a->kind == KF_ARG_SCALAR) {
+			if (reg->type != SCALAR_VALUE) {
+				verr(env, "R%u is not a scalar", regno);
+				return -EINVAL;
+			}
+			continue;
+		}
+		/* a release kfunc's arguments are trusted ones too */
+		if ((fn->flags & (KF_TRUSTED_ARGS | KF_RELEASE)) &&
+		    (register_is_null(reg) || type_may_be_null(reg->type)) &&
+		    !(a->flags & KF_ARG_F_OPT)) {
+			verr(env, "Possibly NULL pointer passed to trusted arg%u", i);
+			return -EACCES;
+		}
+		if (reg->ref_obj_id) {
+			if ((fn->flags & KF_RELEASE) && meta->ref_obj_id) {
+				verr(env, "verifier internal error: more than one arg with ref_obj_id R%u %u %u",
+				     regno, reg->ref_obj_id, meta->ref_obj_id);
+				return -EFAULT;
+			}
+			meta->ref_obj_id = reg->ref_obj_id;
+			if (fn->flags & KF_RELEASE)
+				meta->release_regno = regno;
+		}
+		switch (a->kind) {
+		case KF_ARG_PTR_TO_CTX:
+			if (reg->type != PTR_TO_CTX) {
+				verr(env, "arg#%u expected pointer to ctx, but got %s", i,
+				     reg_type_str(reg->type));
+				return -EINVAL;
+			}
+			err = check_ptr_off_reg(env, reg, regno);
+			break;
+		case KF_ARG_PTR_TO_MEM:
+			err = check_kfunc_mem(env, i, regno, a->size, 0);
+			break;
+		case KF_ARG_PTR_TO_MEM_SIZE:
+			if ((a->flags & KF_ARG_F_OPT) && register_is_null(reg))
+				err = 0;
+			else
+				err = check_kfunc_mem(env, i, regno, 0, regno + 1);
+			break;
+		case KF_ARG_PTR_TO_BTF_ID:
+			err = check_kfunc_btf_arg(env, i, regno, a->btf_id,
+						  (fn->flags & KF_RELEASE) && reg->ref_obj_id, fn->name);
+			break;
+		default:
+			verr(env, "verifier internal error: kfunc %s arg#%u of kind %u", fn->name, i,
+			     a->kind);
+			return -EFAULT;
+		}
+		if (err)
+			return err;
+	}
+	if ((fn->flags & KF_RELEASE) && !meta->release_regno) {
+		verr(env, "release kernel function %s expects refcounted PTR_TO_BTF_ID", fn->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A call of a kfunc (BPF_PSEUDO_KFUNC_CALL, imm its BTF id): arguments as
+ * its prototype says, a KF_RELEASE kfunc's reference released, R0 typed
+ * from the return type (a KF_ACQUIRE kfunc's pointer is a new reference,
+ * KF_RET_NULL's must be checked). A call of an unresolved __weak kfunc
+ * (imm 0) is left for bpf_do_fixups() to refuse where reached, as the
+ * kernel's fixup_kfunc_call() does. Kernel: check_kfunc_call()
+ */
+static int check_kfunc_call(struct bpf_verifier_env *env, const struct bpf_insn *insn)
+{
+	struct bpf_kfunc_call_arg_meta meta = { 0 };
+	struct bpf_reg_state *regs = cur_regs(env), *r0;
+	const struct bpf_kfunc_proto *fn;
+	int err;
+
+	if (!insn->imm)
+		return 0;
+	fn = btf_kfunc_by_id((u32)insn->imm);
+	if (!fn) {
+		verr(env, "kernel btf_id %d is not a function", insn->imm);
+		return -EINVAL;
+	}
+	meta.fn = fn;
+	err = check_kfunc_args(env, &meta);
+	if (err)
+		return err;
+	/* the accesses above are the kfunc's, not the call instruction's */
+	env->aux[env->insn_idx].access = ACC_NONE;
+	if (fn->flags & KF_RELEASE) {
+		err = release_reference(env, regs[meta.release_regno].ref_obj_id);
+		if (err) {
+			verr(env, "kfunc %s#%d reference has not been acquired before", fn->name,
+			     insn->imm);
+			return err;
+		}
+	}
+	env->aux[env->insn_idx].call_seen = true;
+	clear_caller_saved_regs(regs);
+	r0 = &regs[BPF_REG_0];
+	switch (fn->ret) {
+	case KF_RET_INT:
+		mark_reg_unknown(regs, BPF_REG_0);
+		break;
+	case KF_RET_VOID:
+		break;
+	case KF_RET_PTR_TO_BTF_ID:
+		mark_reg_ptr(r0, PTR_TO_BTF_ID | PTR_TRUSTED);
+		r0->btf_id = fn->ret_btf_id;
+		if (fn->flags & KF_RET_NULL) {
+			r0->type |= PTR_MAYBE_NULL;
+			r0->id = ++env->id_gen;
+		}
+		if (fn->flags & KF_ACQUIRE) {
+			int id = acquire_reference(env);
+
+			if (id < 0)
+				return id;
+			if (fn->flags & KF_RET_NULL)
+				r0->id = id;
+			r0->ref_obj_id = id;
+		}
+		break;
+	}
+	return 0;
+}
+
 /* ---- bpf-to-bpf calls and exits ---------------------------------------- */
 
 static void clear_all_pkt_pointers(struct bpf_verifier_env *env);
@@ -2763,10 +3077,6 @@ static int check_func_call(struct bpf_verifier_env *env, const struct bpf_insn *
 	if (subprog < 0 || env->subprogs[subprog].start != target) {
 		verr(env, "function call to insn %u is not the start of a subprogram", target);
 		return -EFAULT;
-	}
-	if (state->active_lock_id) {
-		verr(env, "function calls are not allowed while holding a lock");
-		return -EINVAL;
 	}
 	caller = state->frame[state->curframe];
 	callee = calloc(1, sizeof(*callee));
@@ -2916,13 +3226,18 @@ static int do_check_insn(struct bpf_verifier_env *env, bool *do_exit)
 
 		env->jmps_processed++;
 		if (opcode == BPF_CALL) {
-			if (env->cur_state->active_lock_id && insn->src_reg == 0 &&
-			    insn->imm != BPF_FUNC_spin_unlock) {
+			/* static subprograms may run under the lock, no helper or kfunc */
+			if (env->cur_state->active_lock_ptr &&
+			    ((insn->src_reg == 0 && insn->imm != BPF_FUNC_spin_unlock &&
+			      insn->imm != BPF_FUNC_kptr_xchg) ||
+			     insn->src_reg == BPF_PSEUDO_KFUNC_CALL)) {
 				verr(env, "function calls are not allowed while holding a lock");
 				return -EINVAL;
 			}
 			if (insn->src_reg == BPF_PSEUDO_CALL)
 				return check_func_call(env, insn, &env->insn_idx);
+			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+				return check_kfunc_call(env, insn);
 			return check_helper_call(env, insn);
 		}
 		if (opcode == BPF_JA) {
@@ -2933,13 +3248,9 @@ static int do_check_insn(struct bpf_verifier_env *env, bool *do_exit)
 			return 0;
 		}
 		if (opcode == BPF_EXIT) {
-			if (env->cur_state->active_lock_id) {
-				verr(env, "bpf_spin_unlock is missing");
-				return -EINVAL;
-			}
 			if (env->cur_state->curframe)
 				return prepare_func_exit(env, &env->insn_idx);
-			err = check_resource_leak(env, false, false, "BPF_EXIT instruction in main prog");
+			err = check_resource_leak(env, false, true, "BPF_EXIT instruction in main prog");
 			if (err)
 				return err;
 			err = check_return_code(env);

@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/btf.h>
 #include <linux/bug.h>
 #include <linux/etherdevice.h>
 #include <linux/mm.h>
@@ -269,3 +270,74 @@ int xdp_alloc_skb_bulk(void **skbs, int n_skb, gfp_t gfp)
 		return -ENOMEM;
 	return 0;
 }
+
+/*
+ * RX metadata kfuncs, for device-bound programs only (the verifier
+ * refuses them in any other, as the kernel's add_kfunc_call() does). The
+ * kernel resolves each call at load to the bound driver's
+ * xdp_metadata_ops, or to these defaults (-EOPNOTSUPP) when the driver has
+ * none; uxdp asks the device that received the frame (xdp->rxq->dev) at
+ * run time, which for a bound program attached to its device is the same
+ * device. A frame of a device without ops, or BPF_PROG_TEST_RUN's, gets
+ * -EOPNOTSUPP.
+ */
+static const struct xdp_metadata_ops *xdp_metadata_ops_of(const struct xdp_buff *xdp)
+{
+	if (!xdp->rxq || !xdp->rxq->dev)
+		return NULL;
+	return xdp->rxq->dev->xdp_metadata_ops;
+}
+
+static u64 bpf_xdp_metadata_rx_timestamp(u64 ctx, u64 timestamp, u64 r3, u64 r4, u64 r5)
+{
+	const struct xdp_buff *xdp = (const void *)(uintptr_t)ctx;
+	const struct xdp_metadata_ops *ops = xdp_metadata_ops_of(xdp);
+
+	(void)r3, (void)r4, (void)r5;
+	if (!ops || !ops->xmo_rx_timestamp)
+		return (u64)-EOPNOTSUPP;
+	return (u64)(s64)ops->xmo_rx_timestamp(xdp, (u64 *)(uintptr_t)timestamp);
+}
+
+static u64 bpf_xdp_metadata_rx_hash(u64 ctx, u64 hash, u64 rss_type, u64 r4, u64 r5)
+{
+	const struct xdp_buff *xdp = (const void *)(uintptr_t)ctx;
+	const struct xdp_metadata_ops *ops = xdp_metadata_ops_of(xdp);
+
+	(void)r4, (void)r5;
+	if (!ops || !ops->xmo_rx_hash)
+		return (u64)-EOPNOTSUPP;
+	return (u64)(s64)ops->xmo_rx_hash(xdp, (u32 *)(uintptr_t)hash, (u32 *)(uintptr_t)rss_type);
+}
+
+static u64 bpf_xdp_metadata_rx_vlan_tag(u64 ctx, u64 vlan_proto, u64 vlan_tci, u64 r4, u64 r5)
+{
+	const struct xdp_buff *xdp = (const void *)(uintptr_t)ctx;
+	const struct xdp_metadata_ops *ops = xdp_metadata_ops_of(xdp);
+
+	(void)r4, (void)r5;
+	if (!ops || !ops->xmo_rx_vlan_tag)
+		return (u64)-EOPNOTSUPP;
+	return (u64)(s64)ops->xmo_rx_vlan_tag(xdp, (__be16 *)(uintptr_t)vlan_proto,
+					      (u16 *)(uintptr_t)vlan_tci);
+}
+
+#define XDP_MD_ARG_CTX		{ .kind = KF_ARG_PTR_TO_CTX }
+#define XDP_MD_ARG_OUT(sz)	{ .kind = KF_ARG_PTR_TO_MEM, .size = (sz) }
+
+static const struct bpf_kfunc_proto xdp_metadata_kfuncs[] = {
+	{ .name = "bpf_xdp_metadata_rx_timestamp", .func = bpf_xdp_metadata_rx_timestamp,
+	  .flags = KF_TRUSTED_ARGS | KF_DEV_BOUND, .ret = KF_RET_INT, .nargs = 2,
+	  .args = { XDP_MD_ARG_CTX, XDP_MD_ARG_OUT(sizeof(u64)) } },
+	{ .name = "bpf_xdp_metadata_rx_hash", .func = bpf_xdp_metadata_rx_hash,
+	  .flags = KF_TRUSTED_ARGS | KF_DEV_BOUND, .ret = KF_RET_INT, .nargs = 3,
+	  .args = { XDP_MD_ARG_CTX, XDP_MD_ARG_OUT(sizeof(u32)), XDP_MD_ARG_OUT(sizeof(u32)) } },
+	{ .name = "bpf_xdp_metadata_rx_vlan_tag", .func = bpf_xdp_metadata_rx_vlan_tag,
+	  .flags = KF_TRUSTED_ARGS | KF_DEV_BOUND, .ret = KF_RET_INT, .nargs = 3,
+	  .args = { XDP_MD_ARG_CTX, XDP_MD_ARG_OUT(sizeof(__be16)), XDP_MD_ARG_OUT(sizeof(u16)) } },
+};
+
+const struct btf_kfunc_id_set xdp_metadata_kfunc_set = {
+	.set = xdp_metadata_kfuncs,
+	.cnt = ARRAY_SIZE(xdp_metadata_kfuncs),
+};

@@ -82,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(errno == EINVAL || errno == EOPNOTSUPP || errno == EACCES ||
 			    errno == ENOMEM || errno == E2BIG || errno == ENOENT ||
 			    errno == EPERM || errno == ENOTSUP || errno == ENOSPC ||
-			    errno == EFAULT || errno == EBADF || errno == 524 /* ENOTSUPP */,
+			    errno == EFAULT || errno == EBADF || errno == ESRCH ||
+			    errno == EPROTO || errno == 524 /* ENOTSUPP */,
 			    "open: errno %d (%s)", errno, log_buf);
 		fuzz_assert(uxdp_bpf_map_alive_count() == alive, "maps leaked by a failed open");
 		return 0;

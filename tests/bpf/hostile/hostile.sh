@@ -377,12 +377,28 @@ kreject "$B/ctx_read_u64.o" 'invalid bpf_context access off=0 size=8'
 kreject "$B/ctx_read_narrow.o" 'invalid bpf_context access off=4 size=1'
 kreject "$B/ctx_read_neg.o" 'invalid bpf_context access off=-4 size=4'
 
+# bpf_spin_lock misuse, kfunc references, device-bound kfuncs.
+kreject "$B/spin_lock_exit.o" 'BPF_EXIT instruction in main prog cannot be used inside bpf_spin_lock-ed region'
+kreject "$B/spin_lock_double.o" 'function calls are not allowed while holding a lock'
+kreject "$B/spin_lock_helper.o" 'function calls are not allowed while holding a lock'
+kreject "$B/spin_unlock_nolock.o" 'bpf_spin_unlock without taking a lock'
+kreject "$B/spin_unlock_other.o" 'bpf_spin_unlock of different lock'
+kreject "$B/spin_lock_direct.o" 'bpf_spin_lock cannot be accessed directly by load/store'
+kreject "$B/spin_lock_var_off.o" "R1 doesn't have constant offset. bpf_spin_lock has to be at the constant offset"
+kreject "$B/ct_leak.o" 'BPF_EXIT instruction in main prog would lead to reference leak'
+kreject "$B/ct_release_null.o" 'Possibly NULL pointer passed to trusted arg0'
+kreject "$B/ct_release_init.o" 'kernel function bpf_ct_release args#0 expected pointer to STRUCT nf_conn but R1 has a pointer to STRUCT nf_conn___init'
+kreject "$B/ct_use_after_release.o" "R6 invalid mem access 'scalar'"
+kreject "$B/rx_meta_unbound.o" 'metadata kfuncs require device-bound program'
+
 # Controls the kernel accepts (over-rejection is a failure too).
 kaccept "$B/ok_csum_loop.o" ok_csum_loop 0
 kaccept "$B/ok_pkt_var.o" ok_pkt_var 2
 kaccept "$B/ok_ringbuf.o" ok_ringbuf 2
 kaccept "$B/ok_map_null.o" ok_map_null 3
 kaccept "$B/ok_bpf_loop.o" ok_bpf_loop 3
+kaccept "$B/ok_spin_lock.o" ok_spin_lock 2
+kaccept "$B/ok_ct_lookup.o" ok_ct_lookup 2
 
 [ -z "$crashed" ] || echo "# uxdp crashed or hung on:$crashed"
 total=$(echo "$judged" | wc -w)

@@ -58,6 +58,7 @@
 #include <linux/bpf.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <uxdp_bpf.h>
@@ -1274,7 +1275,8 @@ struct map_mirror {
 };
 
 /* @shape: the same map in an object not loaded (libbpf drops inner maps at load) */
-static int mirror_one(const struct bpf_map *m, const struct bpf_map *shape, struct map_mirror *mm)
+static int mirror_one(const struct bpf_object *obj, const struct bpf_map *m,
+		      const struct bpf_map *shape, struct map_mirror *mm)
 {
 	struct uxdp_bpf_map_create_opts o = { .sz = sizeof(o) };
 	const struct bpf_map *inner = shape ? bpf_map__inner_map((struct bpf_map *)shape) : NULL;
@@ -1311,6 +1313,15 @@ static int mirror_one(const struct bpf_map *m, const struct bpf_map *shape, stru
 		uxdp_bpf_map_close(inner_id);
 	if (id < 0)
 		return id;
+	/* the value BTF libbpf gave the kernel's map (a bpf_spin_lock in it) */
+	if (bpf_map__btf_value_type_id(m) && bpf_object__btf(obj)) {
+		int err = vu_map_check_btf(id, bpf_object__btf(obj), bpf_map__btf_value_type_id(m));
+
+		if (err) {
+			uxdp_bpf_map_close(id);
+			return err;
+		}
+	}
 	/* global data: the initial contents, as the verifier may read .rodata */
 	if (info.type == BPF_MAP_TYPE_ARRAY && info.max_entries == 1 &&
 	    bpf_map__initial_value((struct bpf_map *)m, &vsz)) {
@@ -1358,6 +1369,32 @@ static int mirror_insns(const struct map_mirror *mm, struct bpf_insn *in, unsign
 			in[i].imm = mm->id[j];
 		}
 		i++;
+	}
+	return 0;
+}
+
+/* Kfunc calls: the kernel's vmlinux BTF id becomes uxdp's id of that name. */
+static int mirror_kfuncs(struct bpf_insn *in, unsigned int n)
+{
+	static struct btf *vmlinux;
+	const struct btf_type *t;
+	unsigned int i, id;
+
+	for (i = 0; i < n; i++) {
+		if (in[i].code != (BPF_JMP | BPF_CALL) || in[i].src_reg != BPF_PSEUDO_KFUNC_CALL ||
+		    !in[i].imm)
+			continue;
+		if (!vmlinux)
+			vmlinux = btf__load_vmlinux_btf();
+		if (!vmlinux || libbpf_get_error(vmlinux)) {
+			vmlinux = NULL;
+			return -ENOENT;
+		}
+		t = btf__type_by_id(vmlinux, in[i].imm);
+		id = t ? vu_kfunc_id(btf__name_by_offset(vmlinux, t->name_off)) : 0;
+		if (!id)
+			return -ENOENT;
+		in[i].imm = (int)id;
 	}
 	return 0;
 }
@@ -1629,7 +1666,8 @@ static void do_mutants_prog(const char *path, struct bpf_object *obj, struct bpf
 		free(bgroup);
 	}
 	bpf_object__for_each_map(m, obj) {
-		int err = mirror_one(m, bpf_object__find_map_by_name(shapes, bpf_map__name(m)), &mm);
+		int err = mirror_one(obj, m, bpf_object__find_map_by_name(shapes, bpf_map__name(m)),
+				     &mm);
 
 		if (err) {
 			r->skip_why = xasprintf("map '%s' cannot be recreated in uxdp: %s",
@@ -1647,6 +1685,11 @@ static void do_mutants_prog(const char *path, struct bpf_object *obj, struct bpf
 	memcpy(uin, kin, (size_t)n * sizeof(*uin));
 	if (mirror_insns(&mm, uin, n)) {
 		r->skip_why = xasprintf("an ld_imm64 names a map fd the object does not hold");
+		finish_rec(r);
+		goto out;
+	}
+	if (mirror_kfuncs(uin, n)) {
+		r->skip_why = xasprintf("a kfunc uxdp does not have");
 		finish_rec(r);
 		goto out;
 	}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * verdict_diff's internal half: the assembler and bpf_check() on raw
- * instructions (see verdict_uxdp.h).
+ * verdict_diff's internal half: the assembler, bpf_check() on raw
+ * instructions, kfunc ids and map BTF (see verdict_uxdp.h).
  *
  * Kernel: kernel/bpf/syscall.c bpf_prog_load() (the part that hands the
  *	   instructions to bpf_check())
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/filter.h>
 
 #include "../asm.h"
@@ -40,4 +41,16 @@ int vu_check_raw(const struct bpf_insn *insns, unsigned int cnt,
 	err = bpf_check(&prog, log, (u32)log_size);
 	bpf_prog_put(prog);
 	return err;
+}
+
+unsigned int vu_kfunc_id(const char *name)
+{
+	return btf_kfunc_id_by_name(name);
+}
+
+int vu_map_check_btf(unsigned int id, const struct btf *btf, unsigned int value_type_id)
+{
+	struct bpf_map *map = bpf_map_get(id);
+
+	return map ? map_check_btf(map, btf, value_type_id) : -ENOENT;
 }

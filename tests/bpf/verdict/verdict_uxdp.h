@@ -24,4 +24,15 @@ int vu_assemble(const char *src, struct bpf_insn *out, unsigned int max, char *e
 int vu_check_raw(const struct bpf_insn *insns, unsigned int cnt,
 		 unsigned int expected_attach_type, int frags, char *log, size_t log_size);
 
+/* uxdp's id of the kfunc named @name, 0 when uxdp has none. */
+unsigned int vu_kfunc_id(const char *name);
+
+/*
+ * vu_map_check_btf() - give uxdp map @id the value BTF the kernel's map
+ * was created with (@value_type_id of @btf), as the object loader does:
+ * a struct bpf_spin_lock in it is recorded. Return: 0 or -errno.
+ */
+struct btf;
+int vu_map_check_btf(unsigned int id, const struct btf *btf, unsigned int value_type_id);
+
 #endif

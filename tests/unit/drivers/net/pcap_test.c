@@ -373,6 +373,46 @@ START_TEST(redirect_keeps_capture_timestamps)
 }
 END_TEST
 
+/*
+ * A device-bound program reads each frame's capture timestamp through
+ * bpf_xdp_metadata_rx_timestamp(); the pcap device knows no hash or VLAN
+ * tag (-EOPNOTSUPP). Unbound, the program is refused at load.
+ */
+START_TEST(rx_metadata_timestamp)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	char *a[] = { "in", (char *)path("a.pcap") };
+	struct uxdp_bpf_object *obj;
+	char err[256] = "", log[4096];
+	__s64 v[5] = { 0 };
+	int id, mid;
+
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	ck_assert_ptr_null(uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_rx_meta.o", &opts));
+	ck_assert_msg(strstr(log, "metadata kfuncs require device-bound program"), "%s", log);
+
+	write_pcap(path("a.pcap"), 3, DLT_EN10MB);
+	link_add("cap0", 2, a);
+	opts.prog_ifindex = uxdp_link_ifindex("cap0");
+	obj = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_rx_meta.o", &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_rx_meta", NULL);
+	mid = uxdp_bpf_object_find_map(obj, "meta");
+	ck_assert_int_eq(uxdp_link_set_xdp("cap0", id, err, sizeof(err)), 0);
+	run("cap0", 0);
+	for (__u32 k = 0; k < 5; k++)
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+	ck_assert_int_eq(v[4], 3);			/* frames seen */
+	ck_assert_int_eq(v[0], 0);			/* the last one's timestamp ... */
+	ck_assert_uint_eq((u64)v[1], T0 + 2 * 1000000ULL);
+	ck_assert_int_eq(v[2], -EOPNOTSUPP);		/* hash */
+	ck_assert_int_eq(v[3], -EOPNOTSUPP);		/* VLAN tag */
+	uxdp_link_del_all();
+	uxdp_bpf_object_close(obj);
+}
+END_TEST
+
 /* Classic pcap by hand: usec magic, records as given, optionally cut short. */
 static void write_raw(const char *file, int linktype, const u32 (*rec)[2], int n, int cut)
 {
@@ -492,6 +532,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, out_skbs_and_frames);
 	tcase_add_test(tc, in_xdp_tx_out_reproduces_input);
 	tcase_add_test(tc, redirect_keeps_capture_timestamps);
+	tcase_add_test(tc, rx_metadata_timestamp);
 	tcase_add_test(tc, malformed_records_dropped_and_counted);
 	tcase_add_test(tc, errors_name_the_input);
 	tcase_add_test(tc, out_linktype_label);

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Looks up a conntrack entry and returns without releasing it. */
+#include "hostile.h"
+#include "bpf_kfuncs.h"
+
+SEC("xdp")
+int ct_leak(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts opts = { .netns_id = -1, .l4proto = 17 };
+	struct bpf_sock_tuple tup = { 0 };
+	struct nf_conn *ct;
+
+	ct = bpf_xdp_ct_lookup(ctx, &tup, sizeof(tup.ipv4), &opts, sizeof(opts));
+	if (ct)
+		return XDP_DROP;
+	return XDP_PASS;
+}
