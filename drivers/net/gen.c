@@ -4,7 +4,7 @@
  * a page pool and a NAPI instance; its poll writes up to 64 frames into
  * page-pool pages (256 bytes of headroom, 4 KiB frames, multi-buffer with
  * `frags N`) and runs them through native XDP exactly as a driver's rx
- * loop does (ixgbe in the veth-bulk seed): PASS builds an skb around the
+ * loop does (ixgbe in the published veth-bulk setup): PASS builds an skb around the
  * page (napi_build_skb) for the stack, TX leaves on gen's own wire
  * (counted as transmitted), REDIRECT goes to xdp_do_redirect() and the
  * poll ends with xdp_do_flush(). Without a program every frame is PASS.

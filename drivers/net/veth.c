@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * veth: a pair of devices, what one transmits the other receives. Faithful
- * to the 6.x driver where XDP is concerned (linux-semantics D):
+ * to the 6.x driver where XDP is concerned (Documentation/net.rst):
  *
  * - Each rx queue (struct veth_rq) has a ptr_ring of 256 entries holding
  *   skbs (from ndo_start_xmit) or xdp_frames (from ndo_xdp_xmit), the
@@ -18,7 +18,7 @@
  *   drops the whole batch. xdp_batch 0 is the pre-5.12 driver: one
  *   xdp_build_skb_from_frame() per frame, delivered at once.
  * - Statistics per rq as ethtool -S shows them, and ndo_get_stats64 with
- *   the peer's counters folded in as the kernel does (D.7).
+ *   the peer's counters folded in as the kernel's veth_get_stats64() does.
  *
  * Kernel: drivers/net/veth.c veth_xmit(), veth_xdp_xmit(),
  *	   veth_ndo_xdp_xmit(), veth_poll(), veth_xdp_rcv(),
@@ -407,7 +407,7 @@ static void veth_deliver_skb(struct veth_rq *rq, struct sk_buff *skb)
 
 /*
  * Build skbs for @n PASS'ed frames with one bulk allocation; a failed
- * allocation drops all @n (linux-semantics D.6, H.2).
+ * allocation drops all @n, as veth_xdp_rcv_bulk_skb() does since 5.12.
  */
 static void veth_xdp_rcv_bulk_skb(struct veth_rq *rq, struct xdp_frame **frames, int n,
 				  struct veth_stats *stats)

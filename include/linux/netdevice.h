@@ -57,7 +57,7 @@ struct net_device {
 	/* generic XDP (net/core/xdp_generic.c, include/net/xdp_generic.h) */
 	struct bpf_prog *xdp_generic_prog;	/* the kernel's dev->xdp_prog (reference held) */
 	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
-	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
+	u8 xdpgeneric_linearize;		/* the no-linearise knob; 1 from alloc_netdev() */
 	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
 };
 
@@ -192,7 +192,7 @@ struct net_device_ops {
 	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
 	/*
 	 * Takes frames[0..ret); the caller frees the rest. Negative: none
-	 * taken (-EINVAL bad flags, -ENXIO not ready). linux-semantics B.5.
+	 * taken (-EINVAL bad flags, -ENXIO not ready), as the kernel's.
 	 */
 	int (*ndo_xdp_xmit)(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 	int (*ndo_bpf)(struct net_device *dev, struct netdev_bpf *bpf);

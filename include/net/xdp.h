@@ -296,7 +296,7 @@ void __xdp_return(void *data, enum xdp_mem_type mem_type, bool napi_direct);
 void xdp_set_return_frame_no_direct(void);
 void xdp_clear_return_frame_no_direct(void);
 
-/* Build @skb (zeroed up to ->tail) around @xdpf's memory; see linux-semantics B.9. */
+/* Build @skb (zeroed up to ->tail) around @xdpf's memory, as __xdp_build_skb_from_frame(). */
 struct sk_buff *__xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct sk_buff *skb,
 					   struct net_device *dev);
 /*

@@ -157,7 +157,7 @@ struct uxdp_run_opts {
  */
 UXDP_API int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns);
 
-/* ---- IPv4 (issue 6): addresses, routes, neighbours, sysctl, counters ---- */
+/* ---- IPv4: addresses, routes, neighbours, sysctl, counters ---- */
 
 /**
  * uxdp_ip_addr_add() - `addr add A.B.C.D/LEN dev NAME`: the address, its

@@ -96,7 +96,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 
 	(void)prog;
 	redirect_err_dev = NULL;
-	/* Consumed here, whatever the outcome (linux-semantics J.8). */
+	/* Consumed here, whatever the outcome, as the kernel's xdp_do_redirect(). */
 	ri->map_id = 0;
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;
 	ri->flags = 0;

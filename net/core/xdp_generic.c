@@ -7,13 +7,13 @@
  * verdicts for skbs (generic_xdp_tx, xdp_do_generic_redirect by ifindex or
  * devmap, with the devmap entry's program run on the skb).
  *
- * The copy decision (linux-semantics.md C.2, 6.9+): the MAC header is
+ * The copy decision (6.9+): the MAC header is
  * pushed, then an skb that is cloned, non-linear or has less than
  * XDP_PACKET_HEADROOM (256) bytes in front of the MAC header is copied:
  * for an xdp.frags program into page-pool pages of this CPU's system pool
  * (skb_cow_data_for_xdp = skb_pp_cow_data, 256 B headroom), otherwise (or
  * when that fails) by pskb_expand_head + skb_linearize. With the device's
- * xdpgeneric_linearize at 0 (seed patch 3, C.6) only cloned skbs are
+ * xdpgeneric_linearize at 0 (the proposed knob of 2020) only cloned skbs are
  * copied: the program of a non-linear skb sees the linear part only
  * (data_end = end of the head) and whatever headroom there is.
  *
@@ -584,7 +584,7 @@ int xdp_do_generic_redirect(struct net_device *dev, struct sk_buff *skb,
 
 	(void)dev;
 	(void)xdp;
-	/* Consumed here, whatever the outcome (linux-semantics J.8). */
+	/* Consumed here, whatever the outcome, as the kernel's xdp_do_generic_redirect(). */
 	ri->map_id = 0;
 	ri->flags = 0;
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;

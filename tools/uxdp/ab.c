@@ -38,7 +38,7 @@
  * generations).
  *
  * Kernel: none (the lab around the datapath; the question comes from the
- * veth bulking thread, linux-semantics H.2)
+ * veth bulking thread, Documentation/experiments.md)
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * veth against linux-semantics D: the ptr_ring's lazy release, NAPI only
+ * veth against the 6.x driver: the ptr_ring's lazy release, NAPI only
  * with an XDP program on the receiving side, the ndo_xdp_xmit stop rules
  * (MTU, ring full) and their counters, budget 64 per poll, every verdict
  * of the frame path and the skb path, bulk skb allocation and its
