@@ -267,19 +267,16 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	u32 act;
 
 	if (unlikely(len < ETH_HLEN)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 		return false;
 	}
 	if (unlikely(len != hdr->tp_len || len + (vlan ? VLAN_HLEN : 0) > AFP_MAX_FRAME)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 		return false;
 	}
 	page = page_pool_dev_alloc_pages(q->pool);
 	if (unlikely(!page)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_NOMEM, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_NOMEM, 1);
 		return false;
 	}
 	va = page_address(page);
@@ -311,7 +308,7 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
 	if (act == XDP_TX) {
 		if (afp_xmit_buf(dev, xdp.data, (u8 *)xdp.data_end - (u8 *)xdp.data))
-			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 		xdp_return_buff(&xdp);
 		return false;
 	}
@@ -498,8 +495,7 @@ static netdev_tx_t afp_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct tpacket3_hdr *hdr;
 
 	if (unlikely(len > afp_max_tx_len(dev) || len > AFP_TX_FRAME_SIZE - AFP_TX_DATA_OFF)) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
+		netdev_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		return NETDEV_TX_OK;
 	}
@@ -511,8 +507,7 @@ static netdev_tx_t afp_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	pthread_spin_unlock(&q->tx_lock);
 	if (unlikely(!hdr)) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 		return NETDEV_TX_OK;
 	}

@@ -286,8 +286,7 @@ static void afxdp_count_tx(struct net_device *dev, int reason, unsigned int len)
 		st->tx_packets++;
 		st->tx_bytes += len;
 	} else {
-		st->tx_dropped++;
-		dev_count_drop(dev, reason, 1);
+		netdev_drop(dev, reason, 1);
 	}
 }
 
@@ -389,12 +388,12 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 		st->rx_bytes += desc->len;
 		if (unlikely(desc->len > AFXDP_MAX_LEN || desc->len < ETH_HLEN)) {
 			q->rx_too_big++;
-			dev_count_drop(dev, NETDEV_DROP_XSK_RX_LEN, 1);
+			netdev_drop(dev, NETDEV_DROP_XSK_RX_LEN, 1);
 			continue;
 		}
 		page = page_pool_dev_alloc_pages(q->pool);
 		if (unlikely(!page)) {
-			dev_count_drop(dev, NETDEV_DROP_XSK_RX_NOMEM, 1);
+			netdev_drop(dev, NETDEV_DROP_XSK_RX_NOMEM, 1);
 			continue;
 		}
 		va = page_address(page);

@@ -486,7 +486,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 
 		if (unlikely(!gen_fill(priv, q, &xdp, &len))) {
 			/* Pool empty: give the claim back and poll again. */
-			dev_count_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
+			netdev_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
 			if (priv->count)
 				__atomic_fetch_sub(&priv->reserved, got - i, __ATOMIC_RELAXED);
 			break;
@@ -499,7 +499,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 			 * drops a short packet (rx_length_errors); eth_type_trans()
 			 * must never see fewer than ETH_HLEN bytes.
 			 */
-			dev_count_drop(dev, NETDEV_DROP_RX_RUNT, 1);
+			netdev_drop(dev, NETDEV_DROP_RX_RUNT, 1);
 			xdp_return_buff(&xdp);
 			continue;
 		}

@@ -80,6 +80,11 @@ static const char *const tap_stat_names[] = {
 #undef __TAP_NAME
 };
 
+/* tap's own drop reasons (the shared ones are core rows). */
+#define TAP_DROP_REASONS(FN)							\
+	FN(TAP_DROP_TX_NOMEM, "TX_NOMEM", TX, "skbs dropped: no memory to linearise a frag_list skb for the tap")
+NETDEV_DROP_REASON_TABLE(tap, TAP_DROP_REASONS)
+
 struct tap_queue {
 	struct napi_struct napi;
 	struct napi_fd nfd;
@@ -143,7 +148,7 @@ static netdev_tx_t tap_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	int cnt = 1;
 
 	if (unlikely(skb_has_frag_list(skb)) && skb_linearize(skb)) {
-		st->tx_dropped++;
+		tap_drop(dev, TAP_DROP_TX_NOMEM, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return NETDEV_TX_OK;
 	}
@@ -153,8 +158,7 @@ static netdev_tx_t tap_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		iov[cnt++] = (struct iovec){ skb_frag_address(&sinfo->frags[i]),
 					     skb_frag_size(&sinfo->frags[i]) };
 	if (unlikely(tap_writev(dev, tap_txq(dev), iov, cnt))) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return NETDEV_TX_OK;
 	}
@@ -216,7 +220,7 @@ static bool tap_rx_one(struct tap_queue *q, struct xdp_buff *xdp, struct bpf_pro
 	if (act == XDP_TX) {
 		iov = (struct iovec){ xdp->data, (u8 *)xdp->data_end - (u8 *)xdp->data };
 		if (tap_writev(dev, tap_txq(dev), &iov, 1)) {
-			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 		} else {
 			dev_pcpu_stats(dev)->tx_packets++;
 			dev_pcpu_stats(dev)->tx_bytes += iov.iov_len;
@@ -257,8 +261,7 @@ static int tap_rx(struct tap_queue *q, int budget)
 		}
 		done++;
 		if (unlikely(len < ETH_HLEN)) {
-			st->rx_dropped++;
-			dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+			netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 			page_pool_put_full_page(q->pool, page, true);
 			continue;
 		}

@@ -343,7 +343,7 @@ static __always_inline bool xdp_rx_verdict(struct net_device *dev, struct xdp_bu
 	case XDP_PASS:
 		skb = xdp_build_skb_from_buff(xdp);
 		if (unlikely(!skb)) {
-			dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
+			netdev_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
 			xdp_return_buff(xdp);
 			return false;
 		}
@@ -357,11 +357,11 @@ static __always_inline bool xdp_rx_verdict(struct net_device *dev, struct xdp_bu
 		}
 		return true;
 	case XDP_ABORTED:
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
 		xdp_return_buff(xdp);
 		return false;
 	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_DROP, 1);
 		xdp_return_buff(xdp);
 		return false;
 	}

@@ -74,24 +74,48 @@ static __thread struct napi_struct *poll_head, *poll_tail;
 static struct napi_struct *parked_head[NR_CPUS], *parked_tail[NR_CPUS];
 static bool netdev_run_abort;
 
-static const char *const drop_names[] = {
-#define __NAME(name, text) #name,
+/* Device drop reasons: the core rows, then the rows drivers register. */
+static const char *drop_names[NETDEV_DROP_MAX] = {
+#define __NAME(name, dir, text) [NETDEV_DROP_##name] = #name,
 	NETDEV_DROP_REASONS(__NAME)
 #undef __NAME
 };
 
-static const char *const drop_texts[] = {
-#define __TEXT(name, text) text,
+static const char *drop_texts[NETDEV_DROP_MAX] = {
+#define __TEXT(name, dir, text) [NETDEV_DROP_##name] = text,
 	NETDEV_DROP_REASONS(__TEXT)
 #undef __TEXT
 };
 
-const char *netdev_drop_reason_name(enum netdev_drop_reason r)
+u8 netdev_drop_dirs[NETDEV_DROP_MAX] = {
+#define __DIR(name, dir, text) [NETDEV_DROP_##name] = NETDEV_DROP_DIR_##dir,
+	NETDEV_DROP_REASONS(__DIR)
+#undef __DIR
+};
+
+static unsigned int drop_reasons_nr = NETDEV_DROP_CORE_MAX;
+
+unsigned int netdev_drop_reasons_register(const struct netdev_drop_reason_desc *rows,
+					  unsigned int n)
+{
+	unsigned int base = drop_reasons_nr;
+
+	BUG_ON(n > NETDEV_DROP_MAX - base);
+	for (unsigned int i = 0; i < n; i++) {
+		drop_names[base + i] = rows[i].name;
+		drop_texts[base + i] = rows[i].text;
+		netdev_drop_dirs[base + i] = rows[i].dir;
+	}
+	drop_reasons_nr += n;
+	return base;
+}
+
+const char *netdev_drop_reason_name(unsigned int r)
 {
 	return r < NETDEV_DROP_MAX ? drop_names[r] : NULL;
 }
 
-const char *netdev_drop_reason_text(enum netdev_drop_reason r)
+const char *netdev_drop_reason_text(unsigned int r)
 {
 	return r < NETDEV_DROP_MAX ? drop_texts[r] : NULL;
 }
@@ -500,13 +524,11 @@ int netif_receive_skb(struct sk_buff *skb)
 	 */
 	if (skb->pkt_type == PACKET_OTHERHOST &&
 	    (skb->protocol == htons(ETH_P_IP) || skb->protocol == htons(ETH_P_IPV6))) {
-		dev_pcpu_stats(dev)->rx_otherhost_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_OTHERHOST, 1);
+		netdev_drop(dev, NETDEV_DROP_OTHERHOST, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_OTHERHOST);
 		return NET_RX_DROP;
 	}
-	dev_pcpu_stats(dev)->rx_nohandler++;
-	dev_count_drop(dev, NETDEV_DROP_NOHANDLER, 1);
+	netdev_drop(dev, NETDEV_DROP_NOHANDLER, 1);
 	kfree_skb_reason(skb, SKB_DROP_REASON_UNHANDLED_PROTO);
 	return NET_RX_DROP;
 }
@@ -516,13 +538,12 @@ int dev_queue_xmit(struct sk_buff *skb)
 	struct net_device *dev = skb->dev;
 
 	if (unlikely(!(dev->flags & IFF_UP))) {
-		dev_pcpu_stats(dev)->tx_dropped++;
+		netdev_drop(dev, NETDEV_DROP_TX_DOWN, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return -ENETDOWN;
 	}
 	if (unlikely(!dev->netdev_ops || !dev->netdev_ops->ndo_start_xmit)) {
-		dev_pcpu_stats(dev)->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_TX_NOT_SUPP, 1);
+		netdev_drop(dev, NETDEV_DROP_TX_NOT_SUPP, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return -EOPNOTSUPP;
 	}

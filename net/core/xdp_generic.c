@@ -502,7 +502,7 @@ u32 netif_receive_generic_xdp(struct sk_buff **pskb, struct xdp_buff *xdp,
 			 * Dropped before the program ran: a device drop with
 			 * its reason, not a verdict (veth's copy failure too).
 			 */
-			dev_count_drop(dev, NETDEV_DROP_SKB_COPY, 1);
+			netdev_drop(dev, NETDEV_DROP_SKB_COPY, 1);
 			kfree_skb_reason(*pskb, SKB_DROP_REASON_NOMEM);
 			return XDP_DROP;
 		}
@@ -517,11 +517,11 @@ u32 netif_receive_generic_xdp(struct sk_buff **pskb, struct xdp_buff *xdp,
 	case XDP_PASS:
 		break;
 	case XDP_ABORTED:	/* also an invalid action (counted as such) */
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_DROP, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	}
@@ -542,8 +542,7 @@ void generic_xdp_tx(struct sk_buff *skb, struct bpf_prog *xdp_prog)
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 	}
 	/* trace_xdp_exception(dev, prog, XDP_TX) */
-	dev_pcpu_stats(dev)->tx_dropped++;
-	dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+	netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 }
 
 /* dev_map_bpf_prog_run_skb(): the devmap entry's (egress) program. */
@@ -564,7 +563,7 @@ static u32 dev_map_bpf_prog_run_skb(struct sk_buff *skb, struct net_device *tgt,
 		__skb_push(skb, skb->mac_len);
 		break;
 	default:
-		dev_count_drop(tgt, NETDEV_DROP_DEVMAP_PROG, 1);
+		netdev_drop(tgt, NETDEV_DROP_DEVMAP_PROG, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	}
@@ -652,7 +651,7 @@ int do_xdp_generic(struct bpf_prog *xdp_prog, struct sk_buff **pskb)
 		err = xdp_do_generic_redirect(dev, *pskb, &xdp, xdp_prog);
 		if (unlikely(err)) {
 			/* xdp_redirect_err, then SKB_DROP_REASON_XDP */
-			dev_count_drop(dev, xdp_redirect_drop_reason(err), 1);
+			netdev_drop(dev, xdp_redirect_drop_reason(err), 1);
 			kfree_skb_reason(*pskb, SKB_DROP_REASON_XDP);
 		}
 		break;

@@ -103,7 +103,7 @@ int dsa_switch_rcv(struct sk_buff *skb, struct net_device *dev)
 	st->rx_bytes += skb->len + ETH_HLEN;
 	if (unlikely(!netif_running(skb->dev))) {
 		/* gro_cells_receive() on a down device */
-		dev_pcpu_stats(skb->dev)->rx_dropped++;
+		netdev_drop(skb->dev, NETDEV_DROP_RX_DOWN, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return NET_RX_DROP;
 	}
