@@ -4,7 +4,7 @@
  * per-switch drop counters.
  *
  * Theory of operation.
- * A switch (net/dsa/switch.c, `link add sw0 type dsa-switch ports N tag
+ * A switch (drivers/net/dsa/switch.c, `link add sw0 type dsa-switch ports N tag
  * PROTO [conduit NAME]`) has N front ports and a CPU port. The CPU port is
  * cabled to the conduit, a host Ethernet netdev whose dsa_ptr points at
  * the CPU dsa_port (the kernel's dev->dsa_ptr); each front port i has a
