@@ -1132,10 +1132,3 @@ int veth_rq_ring_count(struct net_device *dev, unsigned int queue)
 		n += r->queue[i] != NULL;
 	return n;
 }
-
-struct napi_struct *veth_rq_napi(struct net_device *dev, unsigned int queue)
-{
-	struct veth_priv *priv = netdev_priv(dev);
-
-	return &priv->rq[queue].xdp_napi;
-}
