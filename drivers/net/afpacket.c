@@ -49,7 +49,6 @@
  * Differs: a copy on receive and on transmit (a NIC DMAs); rx checksum
  *	    completion in software; no GSO.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <net/if.h>		/* before the kernel headers (libc-compat) */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -78,6 +77,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "napi_fd.h"
 

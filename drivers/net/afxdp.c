@@ -62,7 +62,6 @@
  *	    multi-buffer (frames up to one UMEM frame); busy polling and poll(2)
  *	    instead of interrupts.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 
@@ -87,6 +86,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "afxdp_xsk.h"
 #include "napi_fd.h"

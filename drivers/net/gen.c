@@ -37,7 +37,6 @@
  * Differs: no wire, no descriptors; the destination MAC is gen's own
  *	    unless `dst_mac` says otherwise, so PASS'ed frames are PACKET_HOST.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +57,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #define GEN_HEADROOM		256
 #define GEN_MAX_FLOWS		1024

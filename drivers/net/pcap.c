@@ -54,7 +54,6 @@
  *	    in the NAPI poll / xmit path (stdio-buffered); the tx lock is a
  *	    mutex around the writer (the kernel's __netif_tx_lock).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -72,6 +71,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #ifdef CONFIG_UXDP_PCAP
 /* pcap/bpf.h would redefine struct bpf_insn: take the link types alone. */

@@ -10,7 +10,6 @@
  *	   ndo_xdp_xmit's (returns frames taken; here always all).
  * Differs: XDP_TX and XDP_REDIRECT verdicts of the program are counted only.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

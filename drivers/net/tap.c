@@ -28,7 +28,6 @@
  *	   tun_do_read(), tun_get_user(), tun_set_iff())
  * Differs: a syscall per frame each way (no batching API without vhost).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <net/if.h>		/* before the kernel headers (libc-compat) */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +52,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "napi_fd.h"
 

@@ -32,7 +32,6 @@
  *	    unshared page frag with 256 bytes of headroom); a full ring drops
  *	    as in <= 6.15 (no qdisc back-pressure); `xdp_batch` is a uxdp knob.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

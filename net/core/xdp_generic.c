@@ -42,7 +42,6 @@
  *	    bpf_prog_run_generic_xdp leaves len stale, len != headlen +
  *	    data_len).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -16,7 +16,6 @@
  * and veth1 is polled on the calling thread, so only one program runs per
  * frame and the skb allocation is a larger share of the cost.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,6 @@
 #ifndef _UXDP_TESTS_ENGINE_TEST_UTIL_H
 #define _UXDP_TESTS_ENGINE_TEST_UTIL_H
 
-#define UXDP_XDP_BUFF_INLINES
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>

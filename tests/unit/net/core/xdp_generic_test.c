@@ -8,7 +8,6 @@
  * rules, the knob, rx queue, latency sampling, no leaked skbs.
  * examples/progs/xdp_generic.o is the program.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>

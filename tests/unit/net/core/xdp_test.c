@@ -5,7 +5,6 @@
  * (headroom, len, metadata, frags, truesize, recycling), frame
  * returns per memory model, and xdp_alloc_skb_bulk (all or nothing).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <string.h>
 #include <arpa/inet.h>
