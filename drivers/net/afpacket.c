@@ -185,7 +185,7 @@ static bool afp_active(struct net_device *dev)
 	const struct afp_priv *priv = netdev_priv(dev);
 
 	return netif_running(dev) && !READ_ONCE(priv->gone) &&
-	       !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	       !netdev_run_stopping();
 }
 
 static u32 csum_partial_buf(const u8 *p, unsigned int len, u32 sum)
@@ -620,7 +620,7 @@ static void afp_check_gone(struct net_device *dev)
 	priv->q[0].stats[AFP_STAT_interface_gone] = 1;
 	pr_warn("%s: interface %s was removed (packet socket unbound); stopping the run\n",
 		dev->name, priv->ifname);
-	__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+	netdev_run_stop();
 }
 
 static bool afp_gen_active(struct net_device *dev)
@@ -629,10 +629,7 @@ static bool afp_gen_active(struct net_device *dev)
 
 	if (!(priv->gen_active_calls++ & 63))
 		afp_check_gone(dev);
-	if (!afp_active(dev))
-		return false;
-	napi_fd_wait();
-	return true;
+	return afp_active(dev);
 }
 
 /* ---- device ------------------------------------------------------------- */

@@ -152,7 +152,7 @@ static bool afxdp_active(struct net_device *dev)
 	struct afxdp_priv *priv = netdev_priv(dev);
 
 	return (dev->flags & IFF_UP) && !READ_ONCE(priv->gone) &&
-	       !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	       !netdev_run_stopping();
 }
 
 /* ---- tx ------------------------------------------------------------------ */
@@ -185,7 +185,7 @@ static void afxdp_check_gone(struct afxdp_queue *q, int err)
 		return;
 	pr_warn("%s: interface %s was removed (AF_XDP socket unbound: %s); stopping the run\n",
 		dev->name, priv->ifname, strerror(err));
-	__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+	netdev_run_stop();
 }
 
 /*
@@ -496,7 +496,7 @@ static int afxdp_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 	return bpf->command == XDP_SETUP_PROG ? 0 : -EINVAL;
 }
 
-/* A run goes on while the device is up; an idle worker sleeps here (napi_fd). */
+/* A run goes on while the device is up (an idle worker sleeps in napi_fd's idle hook). */
 static bool afxdp_ndo_gen_active(struct net_device *dev)
 {
 	struct afxdp_priv *priv = netdev_priv(dev);
@@ -511,7 +511,6 @@ static bool afxdp_ndo_gen_active(struct net_device *dev)
 	if (!(__atomic_fetch_add(&priv->gen_active_calls, 1, __ATOMIC_RELAXED) % 64))
 		for (u32 i = 0; i < priv->nr_queues; i++)
 			afxdp_check_gone(&priv->q[i], 0);
-	napi_fd_wait();
 	return afxdp_active(dev);
 }
 

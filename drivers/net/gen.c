@@ -290,7 +290,7 @@ static bool gen_active(struct net_device *dev)
 {
 	struct gen_priv *priv = netdev_priv(dev);
 
-	if (!(dev->flags & IFF_UP) || __atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED))
+	if (!(dev->flags & IFF_UP) || netdev_run_stopping())
 		return false;
 	return !priv->count || __atomic_load_n(&priv->reserved, __ATOMIC_RELAXED) < priv->count;
 }

@@ -218,7 +218,7 @@ static bool pcap_active(struct net_device *dev)
 	struct pcap_priv *priv = netdev_priv(dev);
 
 	if (!priv->in || priv->done || !(dev->flags & IFF_UP) ||
-	    __atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED))
+	    netdev_run_stopping())
 		return false;
 	return !priv->count || priv->received < priv->count;
 }

@@ -110,7 +110,7 @@ struct tap_priv {
 
 static bool tap_active(struct net_device *dev)
 {
-	return netif_running(dev) && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	return netif_running(dev) && !netdev_run_stopping();
 }
 
 /* ---- transmit ----------------------------------------------------------- */
@@ -297,10 +297,7 @@ static int tap_poll(struct napi_struct *napi, int budget)
 
 static bool tap_gen_active(struct net_device *dev)
 {
-	if (!tap_active(dev))
-		return false;
-	napi_fd_wait();
-	return true;
+	return tap_active(dev);
 }
 
 /* ---- device ------------------------------------------------------------- */

@@ -232,7 +232,15 @@ struct net_device_ops {
 				     int max);
 	/* uxdp: zero the driver's own counters (per-queue stats) with the core ones. */
 	void (*ndo_stats_reset)(struct net_device *dev);
-	/* uxdp: generators report whether they still produce (for `run count`). */
+	/*
+	 * uxdp: is this device a source that still produces (a generator
+	 * before its count, a capture before its last pass, a live interface
+	 * while up)? Asked by the control thread and by idle workers: it
+	 * answers from the device's state and never sleeps or schedules
+	 * (waiting for traffic is the idle hook's, netdev_set_idle_hook()).
+	 * It may notice that the interface under the device went away and
+	 * call netdev_run_stop().
+	 */
 	bool (*ndo_gen_active)(struct net_device *dev);
 	/* uxdp: a run ended (workers stopped): write out what the driver buffers. */
 	void (*ndo_run_end)(struct net_device *dev);
@@ -376,8 +384,18 @@ struct netdev_run_opts {
 };
 /* Run until the duration or until every generator is done and all rings are drained. */
 int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns);
-/* Stop flag generators poll (read and written with __atomic builtins). */
-extern bool netdev_run_stopping;
+/* The run is ending (duration over, progress said stop, netdev_run_stop()). */
+bool netdev_run_stopping(void);
+/* End the current run (a device whose interface went away); any thread. */
+void netdev_run_stop(void);
+/*
+ * netdev_set_idle_hook() - what a worker does when its poll list is empty
+ * and a source is still active: the wait for a NIC's interrupt. The hook
+ * may sleep briefly (napi_fd: poll(2) on the worker's parked fds, 1 ms)
+ * and schedule the NAPIs whose fds became ready. Without one, the worker
+ * yields the CPU. Set once at start-up by the code that owns the fds.
+ */
+void netdev_set_idle_hook(void (*hook)(void));
 
 /* A driver's drop reason row (NETDEV_DROP_REASON_TABLE()). */
 struct netdev_drop_reason_desc {

@@ -61,7 +61,8 @@
 
 static struct net_device *dev_index_table[NETDEV_MAX];
 static struct packet_type *ptype_base;
-bool netdev_run_stopping;
+static bool run_stopping;
+static void (*netdev_idle_hook)(void);
 static unsigned int next_mac = 1;
 
 /* Every NAPI instance; netdev_run() kicks those of generators at start. */
@@ -553,6 +554,21 @@ int dev_queue_xmit(struct sk_buff *skb)
 
 /* ---- workers ------------------------------------------------------------ */
 
+bool netdev_run_stopping(void)
+{
+	return __atomic_load_n(&run_stopping, __ATOMIC_RELAXED);
+}
+
+void netdev_run_stop(void)
+{
+	__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
+}
+
+void netdev_set_idle_hook(void (*hook)(void))
+{
+	netdev_idle_hook = hook;
+}
+
 struct worker {
 	pthread_t thread;
 	int cpu;
@@ -615,7 +631,10 @@ static void *worker_fn(void *arg)
 		/* Idle: done when no generator produces and nothing is queued here. */
 		if (!generators_active())
 			break;
-		sched_yield();
+		if (netdev_idle_hook)
+			netdev_idle_hook();
+		else
+			sched_yield();
 	}
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -639,7 +658,7 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 
 	if (n > nr_cpu_ids)
 		return -EINVAL;
-	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&netdev_run_abort, false, __ATOMIC_RELAXED);
 	start = now_ns();
 	for (i = 0; i < n; i++) {
@@ -647,7 +666,7 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		err = pthread_create(&workers[i].thread, NULL, worker_fn, &workers[i]);
 		if (err) {
 			err = -err;
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -664,22 +683,22 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		 * frames go round in a loop (veth1 redirecting into veth0, say).
 		 * Stop them; the kernel would spin forever.
 		 */
-		if (!idle_since && (__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) || !generators_active()))
+		if (!idle_since && (__atomic_load_n(&run_stopping, __ATOMIC_RELAXED) || !generators_active()))
 			idle_since = now;
 		if (idle_since && now - idle_since > 1000000000ULL && !netdev_run_abort) {
 			__atomic_store_n(&netdev_run_abort, true, __ATOMIC_RELAXED);
 			pr_warn("run: frames still circulating 1 s after the generators stopped (a redirect loop?); stopped\n");
 		}
 		if (opts->duration_ns && now - start >= opts->duration_ns)
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
-		if (opts->progress && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) &&
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
+		if (opts->progress && !__atomic_load_n(&run_stopping, __ATOMIC_RELAXED) &&
 		    !opts->progress(opts->progress_ctx, now - start))
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
 		usleep(opts->duration_ns && opts->duration_ns < 200000000ULL ? 1000 : 20000);
 	}
 	for (unsigned int j = 0; j < i; j++)
 		pthread_join(workers[j].thread, NULL);
 	*elapsed_ns = now_ns() - start;
-	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
 	return err;
 }
