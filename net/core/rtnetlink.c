@@ -37,6 +37,20 @@ static const char *const link_kind_names[] = {
 	NULL
 };
 
+int rtnl_newlink_noargs(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
+{
+	int ret;
+
+	if (argc) {
+		snprintf(err, errlen, "%s: unknown argument '%s'", dev->rtnl_link_ops->kind, argv[0]);
+		return -EINVAL;
+	}
+	ret = register_netdevice(dev);
+	if (ret)
+		snprintf(err, errlen, "cannot register '%s'", dev->name);
+	return ret;
+}
+
 const struct rtnl_link_ops *rtnl_link_ops_get(const char *kind)
 {
 	for (size_t i = 0; i < sizeof(link_kinds) / sizeof(link_kinds[0]); i++)
