@@ -19,7 +19,6 @@
 #include <linux/kasan.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <net/page_pool/types.h>
 
 /* Pages at the start of each chunk taken by its struct page array. */
 #define CHUNK_META_PAGES \
@@ -146,10 +145,12 @@ static void free_pages_block(struct page *page)
 	pthread_mutex_unlock(&zone_lock);
 }
 
+void (*page_pool_release_page)(struct page *page);
+
 void __put_page(struct page *page)
 {
 	if (page->pp_magic == PP_SIGNATURE) {
-		page_pool_put_unrefed_page(page);
+		page_pool_release_page(page);
 		return;
 	}
 	free_pages_block(page);

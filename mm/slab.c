@@ -341,11 +341,6 @@ unsigned int kmem_cache_size(const struct kmem_cache *s)
 	return s->object_size;
 }
 
-const char *kmem_cache_name(const struct kmem_cache *s)
-{
-	return s->name;
-}
-
 /*
  * Bucket of a kmalloc(@size), 0 < @size <= KMALLOC_MAX_CACHE_SIZE, without a
  * search: sizes up to 192 B by an 8-byte-step table (the kernel's

@@ -49,7 +49,6 @@
  * Differs: a copy on receive and on transmit (a NIC DMAs); rx checksum
  *	    completion in software; no GSO.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <net/if.h>		/* before the kernel headers (libc-compat) */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -78,6 +77,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "napi_fd.h"
 
@@ -185,7 +185,7 @@ static bool afp_active(struct net_device *dev)
 	const struct afp_priv *priv = netdev_priv(dev);
 
 	return netif_running(dev) && !READ_ONCE(priv->gone) &&
-	       !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	       !netdev_run_stopping();
 }
 
 static u32 csum_partial_buf(const u8 *p, unsigned int len, u32 sum)
@@ -267,19 +267,16 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	u32 act;
 
 	if (unlikely(len < ETH_HLEN)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 		return false;
 	}
 	if (unlikely(len != hdr->tp_len || len + (vlan ? VLAN_HLEN : 0) > AFP_MAX_FRAME)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 		return false;
 	}
 	page = page_pool_dev_alloc_pages(q->pool);
 	if (unlikely(!page)) {
-		st->rx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_RX_NOMEM, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_RX_NOMEM, 1);
 		return false;
 	}
 	va = page_address(page);
@@ -311,7 +308,7 @@ static bool afp_rx_one(struct afp_queue *q, const struct tpacket3_hdr *hdr,
 	act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
 	if (act == XDP_TX) {
 		if (afp_xmit_buf(dev, xdp.data, (u8 *)xdp.data_end - (u8 *)xdp.data))
-			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 		xdp_return_buff(&xdp);
 		return false;
 	}
@@ -498,8 +495,7 @@ static netdev_tx_t afp_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct tpacket3_hdr *hdr;
 
 	if (unlikely(len > afp_max_tx_len(dev) || len > AFP_TX_FRAME_SIZE - AFP_TX_DATA_OFF)) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
+		netdev_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		return NETDEV_TX_OK;
 	}
@@ -511,8 +507,7 @@ static netdev_tx_t afp_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 	pthread_spin_unlock(&q->tx_lock);
 	if (unlikely(!hdr)) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 		return NETDEV_TX_OK;
 	}
@@ -625,7 +620,7 @@ static void afp_check_gone(struct net_device *dev)
 	priv->q[0].stats[AFP_STAT_interface_gone] = 1;
 	pr_warn("%s: interface %s was removed (packet socket unbound); stopping the run\n",
 		dev->name, priv->ifname);
-	__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+	netdev_run_stop();
 }
 
 static bool afp_gen_active(struct net_device *dev)
@@ -634,10 +629,7 @@ static bool afp_gen_active(struct net_device *dev)
 
 	if (!(priv->gen_active_calls++ & 63))
 		afp_check_gone(dev);
-	if (!afp_active(dev))
-		return false;
-	napi_fd_wait();
-	return true;
+	return afp_active(dev);
 }
 
 /* ---- device ------------------------------------------------------------- */

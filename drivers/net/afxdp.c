@@ -62,7 +62,6 @@
  *	    multi-buffer (frames up to one UMEM frame); busy polling and poll(2)
  *	    instead of interrupts.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 
@@ -87,6 +86,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "afxdp_xsk.h"
 #include "napi_fd.h"
@@ -152,7 +152,7 @@ static bool afxdp_active(struct net_device *dev)
 	struct afxdp_priv *priv = netdev_priv(dev);
 
 	return (dev->flags & IFF_UP) && !READ_ONCE(priv->gone) &&
-	       !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	       !netdev_run_stopping();
 }
 
 /* ---- tx ------------------------------------------------------------------ */
@@ -185,7 +185,7 @@ static void afxdp_check_gone(struct afxdp_queue *q, int err)
 		return;
 	pr_warn("%s: interface %s was removed (AF_XDP socket unbound: %s); stopping the run\n",
 		dev->name, priv->ifname, strerror(err));
-	__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+	netdev_run_stop();
 }
 
 /*
@@ -286,8 +286,7 @@ static void afxdp_count_tx(struct net_device *dev, int reason, unsigned int len)
 		st->tx_packets++;
 		st->tx_bytes += len;
 	} else {
-		st->tx_dropped++;
-		dev_count_drop(dev, reason, 1);
+		netdev_drop(dev, reason, 1);
 	}
 }
 
@@ -389,12 +388,12 @@ static int afxdp_rx(struct afxdp_queue *q, int budget)
 		st->rx_bytes += desc->len;
 		if (unlikely(desc->len > AFXDP_MAX_LEN || desc->len < ETH_HLEN)) {
 			q->rx_too_big++;
-			dev_count_drop(dev, NETDEV_DROP_XSK_RX_LEN, 1);
+			netdev_drop(dev, NETDEV_DROP_XSK_RX_LEN, 1);
 			continue;
 		}
 		page = page_pool_dev_alloc_pages(q->pool);
 		if (unlikely(!page)) {
-			dev_count_drop(dev, NETDEV_DROP_XSK_RX_NOMEM, 1);
+			netdev_drop(dev, NETDEV_DROP_XSK_RX_NOMEM, 1);
 			continue;
 		}
 		va = page_address(page);
@@ -497,7 +496,7 @@ static int afxdp_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 	return bpf->command == XDP_SETUP_PROG ? 0 : -EINVAL;
 }
 
-/* A run goes on while the device is up; an idle worker sleeps here (napi_fd). */
+/* A run goes on while the device is up (an idle worker sleeps in napi_fd's idle hook). */
 static bool afxdp_ndo_gen_active(struct net_device *dev)
 {
 	struct afxdp_priv *priv = netdev_priv(dev);
@@ -512,7 +511,6 @@ static bool afxdp_ndo_gen_active(struct net_device *dev)
 	if (!(__atomic_fetch_add(&priv->gen_active_calls, 1, __ATOMIC_RELAXED) % 64))
 		for (u32 i = 0; i < priv->nr_queues; i++)
 			afxdp_check_gone(&priv->q[i], 0);
-	napi_fd_wait();
 	return afxdp_active(dev);
 }
 

@@ -6,7 +6,8 @@
  * speaks the real kernel's bpf(2) (raw syscalls: libbpf's <bpf/bpf.h>
  * wrappers such as bpf_map_update_elem() share names with uxdp's datapath
  * functions) and libxdp's xsk API; this header uses plain C types only
- * (style.md §2: libbpf/libxdp use confined to one glue file).
+ * (libbpf/libxdp use is confined to this one glue file, where a clash
+ * with the datapath's names would surface).
  *
  * Kernel: tools/lib/bpf xsk.c (before its move to libxdp) xsk_setup_xdp_prog();
  *	   samples/bpf/xdpsock_user.c (the ring protocol)

@@ -4,7 +4,7 @@
  * a page pool and a NAPI instance; its poll writes up to 64 frames into
  * page-pool pages (256 bytes of headroom, 4 KiB frames, multi-buffer with
  * `frags N`) and runs them through native XDP exactly as a driver's rx
- * loop does (ixgbe in the veth-bulk seed): PASS builds an skb around the
+ * loop does (ixgbe in the published veth-bulk setup): PASS builds an skb around the
  * page (napi_build_skb) for the stack, TX leaves on gen's own wire
  * (counted as transmitted), REDIRECT goes to xdp_do_redirect() and the
  * poll ends with xdp_do_flush(). Without a program every frame is PASS.
@@ -37,7 +37,6 @@
  * Differs: no wire, no descriptors; the destination MAC is gen's own
  *	    unless `dst_mac` says otherwise, so PASS'ed frames are PACKET_HOST.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +57,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #define GEN_HEADROOM		256
 #define GEN_MAX_FLOWS		1024
@@ -290,7 +290,7 @@ static bool gen_active(struct net_device *dev)
 {
 	struct gen_priv *priv = netdev_priv(dev);
 
-	if (!(dev->flags & IFF_UP) || __atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED))
+	if (!(dev->flags & IFF_UP) || netdev_run_stopping())
 		return false;
 	return !priv->count || __atomic_load_n(&priv->reserved, __ATOMIC_RELAXED) < priv->count;
 }
@@ -486,7 +486,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 
 		if (unlikely(!gen_fill(priv, q, &xdp, &len))) {
 			/* Pool empty: give the claim back and poll again. */
-			dev_count_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
+			netdev_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
 			if (priv->count)
 				__atomic_fetch_sub(&priv->reserved, got - i, __ATOMIC_RELAXED);
 			break;
@@ -499,7 +499,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 			 * drops a short packet (rx_length_errors); eth_type_trans()
 			 * must never see fewer than ETH_HLEN bytes.
 			 */
-			dev_count_drop(dev, NETDEV_DROP_RX_RUNT, 1);
+			netdev_drop(dev, NETDEV_DROP_RX_RUNT, 1);
 			xdp_return_buff(&xdp);
 			continue;
 		}

@@ -62,7 +62,7 @@ static bool is_fd_dev(const struct net_device *dev)
 	return false;
 }
 
-/* Is a generator that never reaches napi_fd_wait() (gen, ...) still producing? */
+/* Is a generator whose worker never idles (gen, ...) still producing? */
 static bool other_generator_active(void)
 {
 	for (struct net_device *dev = dev_get_next(NULL); dev; dev = dev_get_next(dev))
@@ -163,6 +163,13 @@ void napi_fd_wait(void)
 {
 	if (nr_parked)
 		napi_fd_wake(NAPI_FD_WAIT_MS);
+	else
+		sched_yield();
+}
+
+__attribute__((constructor)) static void napi_fd_init(void)
+{
+	netdev_set_idle_hook(napi_fd_wait);
 }
 
 int napi_fd_netns_enter(const char *name, int *oldfd)

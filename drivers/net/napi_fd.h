@@ -5,13 +5,13 @@
  * flow, the device's poll stays scheduled (busy polling, like gen). After
  * NAPI_FD_IDLE_POLLS empty polls in a row it parks: the NAPI completes and
  * its fd goes on the worker's parked list. A worker with nothing left on
- * its poll list asks the devices whether a run is still active
- * (ndo_gen_active); the driver's answer goes through napi_fd_wait(), which
- * sleeps in poll(2) on the worker's parked fds for at most 1 ms and
- * schedules those that became readable: the interrupt and its handler.
- * Parking is refused while any other generator (gen, a device not using
- * this file) is active, because the worker's idle loop would then never
- * reach napi_fd_wait().
+ * its poll list asks the devices whether a source is still active
+ * (ndo_gen_active, a pure question) and, if one is, runs the device
+ * layer's idle hook: napi_fd_wait(), registered at start-up, which sleeps
+ * in poll(2) on the worker's parked fds for at most 1 ms and schedules
+ * those that became readable: the interrupt and its handler. Parking is
+ * refused while any other generator (gen, a device not using this file) is
+ * active, because a worker busy with it would never reach the idle hook.
  *
  * Transmit kicks: a driver writes frames into its kernel ring and tells
  * the kernel once per batch (send(), the doorbell). napi_fd_defer_kick()
@@ -56,7 +56,7 @@ void napi_fd_poll_end(void);
  */
 bool napi_fd_idle(struct napi_fd *nf, int work);
 
-/* From ndo_gen_active on a worker: sleep on the parked fds, schedule the ready. */
+/* The idle hook (netdev_set_idle_hook()): sleep on the parked fds, schedule the ready. */
 void napi_fd_wait(void);
 
 /* Queue @k for napi_fd_poll_end(); false outside an fd poll (kick now). */

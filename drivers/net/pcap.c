@@ -55,7 +55,6 @@
  *	    in the NAPI poll / xmit path (stdio-buffered); the tx lock is a
  *	    mutex around the writer (the kernel's __netif_tx_lock).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -73,6 +72,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #ifdef CONFIG_UXDP_PCAP
 /* pcap/bpf.h would redefine struct bpf_insn: take the link types alone. */
@@ -114,6 +114,14 @@ static const enum netdev_drop_reason pcap_rec_drop[PCAP_REC_MAX] = {
 	[PCAP_REC_OVERLONG] = NETDEV_DROP_RX_BAD_RECORD,
 	[PCAP_REC_OVERSIZED] = NETDEV_DROP_RX_OVERSIZED,
 };
+
+/* pcap's own drop reasons (the shared ones are core rows). */
+#define PCAP_DROP_REASONS(FN)							\
+	FN(PCAP_DROP_RX_NOMEM, "RX_NOMEM", RX, "capture records dropped: no page-pool page to copy the record into") \
+	FN(PCAP_DROP_RX_BAD_RECORD, "RX_BAD_RECORD", REASON, "capture records dropped: unreadable record (a read error ends the pass over the file)") \
+	FN(PCAP_DROP_TX_TOO_LONG, "TX_TOO_LONG", TX, "frames not written: longer than a capture record takes (65535 B)") \
+	FN(PCAP_DROP_TX_GATHER, "TX_GATHER", TX, "frames not written: their bytes could not be gathered from the frags")
+NETDEV_DROP_REASON_TABLE(pcap, PCAP_DROP_REASONS)
 
 struct pcap_priv {
 	/* rx: `in FILE`; only the NAPI poll (or the control thread between runs) */
@@ -211,7 +219,7 @@ static bool pcap_active(struct net_device *dev)
 	struct pcap_priv *priv = netdev_priv(dev);
 
 	if (!priv->in || priv->done || !(dev->flags & IFF_UP) ||
-	    __atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED))
+	    netdev_run_stopping())
 		return false;
 	return !priv->count || priv->received < priv->count;
 }
@@ -289,7 +297,7 @@ static void pcap_pass_up(struct net_device *dev, struct xdp_buff *xdp)
 	struct sk_buff *skb = xdp_build_skb_from_buff(xdp);
 
 	if (unlikely(!skb)) {
-		dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
+		netdev_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
 		xdp_return_buff(xdp);
 		return;
 	}
@@ -320,7 +328,7 @@ static int pcap_poll(struct napi_struct *napi, int budget)
 		if (ret != 1) {
 			/* -2: end of file; -1: unreadable record, the pass ends */
 			if (ret == -1)
-				dev_count_drop(dev, NETDEV_DROP_RX_BAD_RECORD, 1);
+				pcap_drop(dev, PCAP_DROP_RX_BAD_RECORD, 1);
 			pcap_pass_end(dev);
 			continue;
 		}
@@ -328,14 +336,12 @@ static int pcap_poll(struct napi_struct *napi, int budget)
 		work++;
 		rec = pcap_rec_check(h);
 		if (unlikely(rec != PCAP_REC_OK)) {
-			st->rx_dropped++;
-			dev_count_drop(dev, pcap_rec_drop[rec], 1);
+			netdev_drop(dev, pcap_rec_drop[rec], 1);
 			continue;
 		}
 		if (unlikely(!pcap_fill(priv, &xdp, data, h->caplen, pcap_hdr_ns(h)))) {
 			/* No memory: the record is lost, as a NIC's rx_missed. */
-			st->rx_dropped++;
-			dev_count_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
+			pcap_drop(dev, PCAP_DROP_RX_NOMEM, 1);
 			continue;
 		}
 		priv->received++;
@@ -413,7 +419,7 @@ static void pcap_write_buff(struct net_device *dev, struct xdp_buff *xdp)
 	const u8 *bytes = NULL;
 
 	if (unlikely(len > PCAP_MAX_FRAME)) {
-		st->tx_dropped++;
+		pcap_drop(dev, PCAP_DROP_TX_TOO_LONG, 1);
 		return;
 	}
 	if (priv->out) {
@@ -424,7 +430,7 @@ static void pcap_write_buff(struct net_device *dev, struct xdp_buff *xdp)
 			__pcap_write(priv, bytes, len, sinfo->hwtstamps.hwtstamp);
 		pthread_mutex_unlock(&priv->tx_lock);
 		if (unlikely(!bytes)) {
-			st->tx_dropped++;
+			pcap_drop(dev, PCAP_DROP_TX_GATHER, 1);
 			return;
 		}
 	}
@@ -439,7 +445,7 @@ static netdev_tx_t pcap_xmit(struct sk_buff *skb, struct net_device *dev)
 	u64 tstamp;
 
 	if (unlikely(skb->len > PCAP_MAX_FRAME)) {
-		st->tx_dropped++;
+		pcap_drop(dev, PCAP_DROP_TX_TOO_LONG, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		return NETDEV_TX_OK;
 	}
@@ -448,7 +454,7 @@ static netdev_tx_t pcap_xmit(struct sk_buff *skb, struct net_device *dev)
 		pthread_mutex_lock(&priv->tx_lock);
 		if (skb_is_nonlinear(skb) && skb_copy_bits(skb, 0, priv->tx_buf, skb->len)) {
 			pthread_mutex_unlock(&priv->tx_lock);
-			st->tx_dropped++;
+			pcap_drop(dev, PCAP_DROP_TX_GATHER, 1);
 			kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
 			return NETDEV_TX_OK;
 		}
@@ -492,7 +498,8 @@ static int pcap_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 			st->tx_packets++;
 			st->tx_bytes += len;
 		} else {
-			st->tx_dropped++;
+			pcap_drop(dev, len > PCAP_MAX_FRAME ? PCAP_DROP_TX_TOO_LONG :
+				  PCAP_DROP_TX_GATHER, 1);
 		}
 		xdp_return_frame_rx_napi(frame);
 	}

@@ -10,9 +10,7 @@
  *	   ndo_xdp_xmit's (returns frames taken; here always all).
  * Differs: XDP_TX and XDP_REDIRECT verdicts of the program are counted only.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <linux/bpf.h>
@@ -104,24 +102,10 @@ static void sink_setup(struct net_device *dev)
 	dev->mtu = 9000;
 }
 
-static int sink_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
-{
-	int ret;
-
-	if (argc) {
-		snprintf(err, errlen, "sink: unknown argument '%s'", argv[0]);
-		return -EINVAL;
-	}
-	ret = register_netdevice(dev);
-	if (ret)
-		snprintf(err, errlen, "cannot register '%s'", dev->name);
-	return ret;
-}
-
 const struct rtnl_link_ops sink_link_ops = {
 	.kind = "sink",
 	.priv_size = sizeof(struct sink_priv),
 	.usage = "",
 	.setup = sink_setup,
-	.newlink = sink_newlink,
+	.newlink = rtnl_newlink_noargs,
 };

@@ -28,7 +28,6 @@
  *	   tun_do_read(), tun_get_user(), tun_set_iff())
  * Differs: a syscall per frame each way (no batching API without vhost).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <net/if.h>		/* before the kernel headers (libc-compat) */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +52,7 @@
 #include <net/page_pool/helpers.h>
 #include <net/rtnetlink.h>
 #include <net/xdp.h>
+#include <net/xdp_rx.h>
 
 #include "napi_fd.h"
 
@@ -80,6 +80,11 @@ static const char *const tap_stat_names[] = {
 #undef __TAP_NAME
 };
 
+/* tap's own drop reasons (the shared ones are core rows). */
+#define TAP_DROP_REASONS(FN)							\
+	FN(TAP_DROP_TX_NOMEM, "TX_NOMEM", TX, "skbs dropped: no memory to linearise a frag_list skb for the tap")
+NETDEV_DROP_REASON_TABLE(tap, TAP_DROP_REASONS)
+
 struct tap_queue {
 	struct napi_struct napi;
 	struct napi_fd nfd;
@@ -105,7 +110,7 @@ struct tap_priv {
 
 static bool tap_active(struct net_device *dev)
 {
-	return netif_running(dev) && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED);
+	return netif_running(dev) && !netdev_run_stopping();
 }
 
 /* ---- transmit ----------------------------------------------------------- */
@@ -143,7 +148,7 @@ static netdev_tx_t tap_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	int cnt = 1;
 
 	if (unlikely(skb_has_frag_list(skb)) && skb_linearize(skb)) {
-		st->tx_dropped++;
+		tap_drop(dev, TAP_DROP_TX_NOMEM, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return NETDEV_TX_OK;
 	}
@@ -153,8 +158,7 @@ static netdev_tx_t tap_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		iov[cnt++] = (struct iovec){ skb_frag_address(&sinfo->frags[i]),
 					     skb_frag_size(&sinfo->frags[i]) };
 	if (unlikely(tap_writev(dev, tap_txq(dev), iov, cnt))) {
-		st->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
+		netdev_drop(dev, NETDEV_DROP_SOCK_TX_FULL, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return NETDEV_TX_OK;
 	}
@@ -216,7 +220,7 @@ static bool tap_rx_one(struct tap_queue *q, struct xdp_buff *xdp, struct bpf_pro
 	if (act == XDP_TX) {
 		iov = (struct iovec){ xdp->data, (u8 *)xdp->data_end - (u8 *)xdp->data };
 		if (tap_writev(dev, tap_txq(dev), &iov, 1)) {
-			dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 		} else {
 			dev_pcpu_stats(dev)->tx_packets++;
 			dev_pcpu_stats(dev)->tx_bytes += iov.iov_len;
@@ -257,8 +261,7 @@ static int tap_rx(struct tap_queue *q, int budget)
 		}
 		done++;
 		if (unlikely(len < ETH_HLEN)) {
-			st->rx_dropped++;
-			dev_count_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
+			netdev_drop(dev, NETDEV_DROP_SOCK_RX_LEN, 1);
 			page_pool_put_full_page(q->pool, page, true);
 			continue;
 		}
@@ -294,10 +297,7 @@ static int tap_poll(struct napi_struct *napi, int budget)
 
 static bool tap_gen_active(struct net_device *dev)
 {
-	if (!tap_active(dev))
-		return false;
-	napi_fd_wait();
-	return true;
+	return tap_active(dev);
 }
 
 /* ---- device ------------------------------------------------------------- */

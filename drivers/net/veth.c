@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * veth: a pair of devices, what one transmits the other receives. Faithful
- * to the 6.x driver where XDP is concerned (linux-semantics D):
+ * to the 6.x driver where XDP is concerned (Documentation/net.rst):
  *
  * - Each rx queue (struct veth_rq) has a ptr_ring of 256 entries holding
  *   skbs (from ndo_start_xmit) or xdp_frames (from ndo_xdp_xmit), the
@@ -18,7 +18,7 @@
  *   drops the whole batch. xdp_batch 0 is the pre-5.12 driver: one
  *   xdp_build_skb_from_frame() per frame, delivered at once.
  * - Statistics per rq as ethtool -S shows them, and ndo_get_stats64 with
- *   the peer's counters folded in as the kernel does (D.7).
+ *   the peer's counters folded in as the kernel's veth_get_stats64() does.
  *
  * Kernel: drivers/net/veth.c veth_xmit(), veth_xdp_xmit(),
  *	   veth_ndo_xdp_xmit(), veth_poll(), veth_xdp_rcv(),
@@ -32,7 +32,6 @@
  *	    unshared page frag with 256 bytes of headroom); a full ring drops
  *	    as in <= 6.15 (no qdisc back-pressure); `xdp_batch` is a uxdp knob.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +59,27 @@
 #define VETH_MAX_QUEUES		64
 #define XDP_PACKET_HEADROOM	256
 
+/*
+ * veth's own drop reasons. Most repeat a core row's name with veth's
+ * direction: what its peer's ndo_xdp_xmit could not queue counts in the
+ * receiving device's rx_dropped, as the kernel's peer_tq_xdp_xmit_err
+ * (and in the sender's tx_dropped through veth_get_stats64()).
+ */
+#define VETH_DROP_REASONS(FN)							\
+	FN(VETH_DROP_PEER_MISSING, "PEER_MISSING", TX, "frames dropped: no peer")		\
+	FN(VETH_DROP_PEER_DOWN, "PEER_DOWN", TX, "frames dropped: peer %s is down")		\
+	FN(VETH_DROP_PEER_NO_XDP, "PEER_NO_XDP", TX, "redirected frames dropped: peer %s has no XDP program, so its NAPI ring is off (the kernel drops these too)") \
+	FN(VETH_DROP_RING_FULL, "RING_FULL", TX, "frames dropped: rx ring of 256 full")	\
+	FN(VETH_DROP_XDP_RING_FULL, "RING_FULL", RX, "frames dropped: rx ring of 256 full")	\
+	FN(VETH_DROP_XDP_XMIT_MTU, "XMIT_MTU", RX, "frames dropped: longer than this device's MTU + 18") \
+	FN(VETH_DROP_XDP_TX_ERR, "XDP_TX_ERR", RX, "XDP_TX frames dropped: could not be queued to the peer") \
+	FN(VETH_DROP_FRAME_UPDATE, "FRAME_UPDATE", REASON, "XDP_PASS frames dropped: program left no headroom for struct xdp_frame (the kernel frees these without counting)") \
+	FN(VETH_DROP_SKB_COPY, "SKB_COPY", RX, "skbs dropped: could not copy into a page for XDP")
+NETDEV_DROP_REASON_TABLE(veth, VETH_DROP_REASONS)
+
 struct veth_stats {
 	u64 rx_drops;
+	u64 rx_redirect_err;		/* the part of rx_drops no reason row counts */
 	/* xdp */
 	u64 xdp_packets;
 	u64 xdp_bytes;
@@ -88,7 +106,6 @@ struct veth_rq {
 
 struct veth_priv {
 	struct net_device *peer;
-	u64 dropped;			/* atomic */
 	struct bpf_prog *_xdp_prog;
 	struct veth_rq *rq;
 	unsigned int requested_headroom;
@@ -164,7 +181,7 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	if (unlikely(!rcv) || skb->len < ETH_HLEN) {
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
-		dev_count_drop(dev, NETDEV_DROP_PEER_MISSING, 1);
+		veth_drop(dev, VETH_DROP_PEER_MISSING, 1);
 		goto drop;
 	}
 	rcv_priv = netdev_priv(rcv);
@@ -176,12 +193,12 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	/* __dev_forward_skb(): is_skb_forwardable() then scrub and eth_type_trans(). */
 	if (unlikely(!(rcv->flags & IFF_UP))) {
-		dev_count_drop(dev, NETDEV_DROP_PEER_DOWN, 1);
+		veth_drop(dev, VETH_DROP_PEER_DOWN, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		goto drop;
 	}
 	if (unlikely(skb->len > rcv->mtu + rcv->hard_header_len + VLAN_HLEN)) {
-		dev_count_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
+		netdev_drop(dev, NETDEV_DROP_XMIT_MTU, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		goto drop;
 	}
@@ -191,7 +208,7 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	if (use_napi) {
 		if (unlikely(ptr_ring_produce(&rq->xdp_ring, skb))) {
-			dev_count_drop(dev, NETDEV_DROP_RING_FULL, 1);
+			veth_drop(dev, VETH_DROP_RING_FULL, 1);
 			kfree_skb_reason(skb, SKB_DROP_REASON_FULL_RING);
 			goto drop;
 		}
@@ -205,7 +222,6 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
-	__atomic_fetch_add(&priv->dropped, 1, __ATOMIC_RELAXED);
 	return NETDEV_TX_OK;
 }
 
@@ -218,7 +234,7 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 			 u32 flags, bool ndo_xmit)
 {
 	struct veth_priv *rcv_priv, *priv = netdev_priv(dev);
-	enum netdev_drop_reason why = NETDEV_DROP_RING_FULL;
+	enum veth_drop_reason why = VETH_DROP_XDP_RING_FULL;
 	unsigned int max_len;
 	struct net_device *rcv;
 	int i, nxmit = 0;
@@ -229,7 +245,7 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 	rcv = priv->peer;
 	if (unlikely(!rcv)) {
 		if (ndo_xmit)
-			dev_count_drop(dev, NETDEV_DROP_PEER_MISSING, n);
+			veth_drop(dev, VETH_DROP_PEER_MISSING, n);
 		return -ENXIO;
 	}
 	rcv_priv = netdev_priv(rcv);
@@ -240,8 +256,8 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 	 */
 	if (!READ_ONCE(rq->napi_enabled)) {
 		if (ndo_xmit)
-			dev_count_drop(dev, rcv_priv->_xdp_prog ? NETDEV_DROP_PEER_DOWN :
-				       NETDEV_DROP_PEER_NO_XDP, n);
+			veth_drop(dev, rcv_priv->_xdp_prog ? VETH_DROP_PEER_DOWN :
+				  VETH_DROP_PEER_NO_XDP, n);
 		return -ENXIO;
 	}
 
@@ -251,7 +267,7 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 		struct xdp_frame *frame = frames[i];
 
 		if (unlikely(xdp_get_frame_len(frame) > max_len)) {
-			why = NETDEV_DROP_XMIT_MTU;
+			why = VETH_DROP_XDP_XMIT_MTU;
 			break;
 		}
 		if (unlikely(__ptr_ring_produce(&rq->xdp_ring, veth_xdp_to_ptr(frame))))
@@ -268,20 +284,18 @@ static int veth_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frame
 		__atomic_fetch_add(&rq->stats.peer_tq_xdp_xmit, nxmit, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&rq->stats.peer_tq_xdp_xmit_err, n - nxmit, __ATOMIC_RELAXED);
 		if (n - nxmit)
-			dev_count_drop(rcv, why, n - nxmit);
+			veth_drop(rcv, why, n - nxmit);
 	}
 	return nxmit;
 }
 
+/*
+ * The kernel adds all @n to priv->dropped when none could be queued; here
+ * veth_xdp_xmit() counted them under their reason (tx_dropped) already.
+ */
 static int veth_ndo_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags)
 {
-	struct veth_priv *priv = netdev_priv(dev);
-	int err;
-
-	err = veth_xdp_xmit(dev, n, frames, flags, true);
-	if (err < 0)
-		__atomic_fetch_add(&priv->dropped, n, __ATOMIC_RELAXED);
-	return err;
+	return veth_xdp_xmit(dev, n, frames, flags, true);
 }
 
 static void veth_xdp_flush_bq(struct veth_rq *rq, struct veth_xdp_tx_bq *bq)
@@ -297,7 +311,7 @@ static void veth_xdp_flush_bq(struct veth_rq *rq, struct veth_xdp_tx_bq *bq)
 	rq->stats.xdp_tx += sent;
 	rq->stats.xdp_tx_err += drops;
 	if (drops)
-		dev_count_drop(rq->dev, NETDEV_DROP_XDP_TX_ERR, drops);
+		netdev_drop(rq->dev, NETDEV_DROP_XDP_TX_ERR, drops);
 	bq->count = 0;
 }
 
@@ -354,7 +368,7 @@ static struct xdp_frame *veth_xdp_rcv_one(struct veth_rq *rq, struct xdp_frame *
 	case XDP_PASS:
 		if (unlikely(xdp_update_frame_from_buff(&xdp, frame))) {
 			/* The kernel frees these without a counter; uxdp names them. */
-			dev_count_drop(rq->dev, NETDEV_DROP_FRAME_UPDATE, 1);
+			veth_drop(rq->dev, VETH_DROP_FRAME_UPDATE, 1);
 			goto err_xdp;
 		}
 		return frame;
@@ -366,7 +380,7 @@ static struct xdp_frame *veth_xdp_rcv_one(struct veth_rq *rq, struct xdp_frame *
 		if (unlikely(err < 0)) {
 			frame = &orig_frame;
 			stats->rx_drops++;
-			dev_count_drop(rq->dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			veth_drop(rq->dev, VETH_DROP_XDP_TX_ERR, 1);
 			goto err_xdp;
 		}
 		stats->xdp_tx++;
@@ -379,17 +393,18 @@ static struct xdp_frame *veth_xdp_rcv_one(struct veth_rq *rq, struct xdp_frame *
 		if (unlikely(err)) {
 			frame = &orig_frame;
 			stats->rx_drops++;
+			stats->rx_redirect_err++;
 			xdp_do_redirect_count_drop(rq->dev, err, 1);
 			goto err_xdp;
 		}
 		stats->xdp_redirect++;
 		return NULL;
 	case XDP_ABORTED:
-		dev_count_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
+		netdev_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
 		stats->xdp_drops++;
 		goto err_xdp;
 	default:	/* XDP_DROP */
-		dev_count_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
+		netdev_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
 		stats->xdp_drops++;
 		goto err_xdp;
 	}
@@ -407,7 +422,7 @@ static void veth_deliver_skb(struct veth_rq *rq, struct sk_buff *skb)
 
 /*
  * Build skbs for @n PASS'ed frames with one bulk allocation; a failed
- * allocation drops all @n (linux-semantics D.6, H.2).
+ * allocation drops all @n, as veth_xdp_rcv_bulk_skb() does since 5.12.
  */
 static void veth_xdp_rcv_bulk_skb(struct veth_rq *rq, struct xdp_frame **frames, int n,
 				  struct veth_stats *stats)
@@ -419,7 +434,7 @@ static void veth_xdp_rcv_bulk_skb(struct veth_rq *rq, struct xdp_frame **frames,
 		for (i = 0; i < n; i++)
 			xdp_return_frame(frames[i]);
 		stats->rx_drops += n;
-		dev_count_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, n);
+		netdev_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, n);
 		return;
 	}
 	for (i = 0; i < n; i++) {
@@ -429,7 +444,7 @@ static void veth_xdp_rcv_bulk_skb(struct veth_rq *rq, struct xdp_frame **frames,
 			kmem_cache_free(skbuff_cache, skbs[i]);
 			xdp_return_frame(frames[i]);
 			stats->rx_drops++;
-			dev_count_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
+			netdev_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
 			continue;
 		}
 		veth_deliver_skb(rq, skb);
@@ -445,7 +460,7 @@ static void veth_xdp_rcv_one_skb(struct veth_rq *rq, struct xdp_frame *frame,
 	if (unlikely(!skb)) {
 		xdp_return_frame(frame);
 		stats->rx_drops++;
-		dev_count_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
+		netdev_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
 		return;
 	}
 	veth_deliver_skb(rq, skb);
@@ -500,7 +515,7 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		nskb = napi_build_skb(va, PAGE_SIZE);
 		if (unlikely(!nskb)) {
 			stats->rx_drops++;
-			dev_count_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
+			netdev_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
 			page_pool_recycle_direct(rq->page_pool, page);
 			return NULL;
 		}
@@ -516,7 +531,7 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		rq->xdp_rxq.mem = rq->xdp_mem;
 		if (unlikely(err < 0)) {
 			stats->rx_drops++;
-			dev_count_drop(rq->dev, NETDEV_DROP_XDP_TX_ERR, 1);
+			veth_drop(rq->dev, VETH_DROP_XDP_TX_ERR, 1);
 			goto free_page;
 		}
 		stats->xdp_tx++;
@@ -526,17 +541,18 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		rq->xdp_rxq.mem = rq->xdp_mem;
 		if (unlikely(err)) {
 			stats->rx_drops++;
+			stats->rx_redirect_err++;
 			xdp_do_redirect_count_drop(rq->dev, err, 1);
 			goto free_page;
 		}
 		stats->xdp_redirect++;
 		return NULL;
 	case XDP_ABORTED:
-		dev_count_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
+		netdev_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
 		stats->xdp_drops++;
 		goto free_page;
 	default:
-		dev_count_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
+		netdev_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
 		stats->xdp_drops++;
 		goto free_page;
 	}
@@ -548,7 +564,7 @@ free_page:
 
 drop_copy:
 	stats->rx_drops++;
-	dev_count_drop(rq->dev, NETDEV_DROP_SKB_COPY, 1);
+	veth_drop(rq->dev, VETH_DROP_SKB_COPY, 1);
 	kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 	return NULL;
 }
@@ -599,6 +615,7 @@ static int veth_xdp_rcv(struct veth_rq *rq, int budget, struct veth_xdp_tx_bq *b
 	rq->stats.xdp_bytes += stats->xdp_bytes;
 	rq->stats.xdp_drops += stats->xdp_drops;
 	rq->stats.rx_drops += stats->rx_drops;
+	rq->stats.rx_redirect_err += stats->rx_redirect_err;
 	rq->stats.xdp_packets += done;
 	return done;
 }
@@ -811,6 +828,7 @@ static void veth_stats_rx(struct veth_stats *result, struct net_device *dev)
 		result->xdp_packets += s->xdp_packets;
 		result->xdp_bytes += s->xdp_bytes;
 		result->rx_drops += s->rx_drops;
+		result->rx_redirect_err += s->rx_redirect_err;
 	}
 }
 
@@ -833,11 +851,10 @@ static void veth_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *t
 	veth_stats_tx(&packets, &bytes, dev);
 	tot->tx_bytes += bytes;
 	tot->tx_packets += packets;
-	tot->tx_dropped += __atomic_load_n(&priv->dropped, __ATOMIC_RELAXED);
 
 	veth_stats_rx(&rx, dev);
-	tot->tx_dropped += rx.xdp_tx_err;
-	tot->rx_dropped += rx.rx_drops + rx.peer_tq_xdp_xmit_err;
+	/* The core counters (netdev_drop()) hold the rest of these device's drops. */
+	tot->rx_dropped += rx.rx_redirect_err;
 	tot->rx_bytes += rx.xdp_bytes;
 	tot->rx_packets += rx.xdp_packets;
 
@@ -912,7 +929,6 @@ static void veth_stats_reset(struct net_device *dev)
 
 	for (unsigned int i = 0; i < dev->num_rx_queues; i++)
 		memset(&priv->rq[i].stats, 0, sizeof(priv->rq[i].stats));
-	priv->dropped = 0;
 }
 
 static struct net_device *veth_peer_dev(struct net_device *dev)
@@ -1114,11 +1130,4 @@ int veth_rq_ring_count(struct net_device *dev, unsigned int queue)
 	for (int i = 0; i < r->size; i++)
 		n += r->queue[i] != NULL;
 	return n;
-}
-
-struct napi_struct *veth_rq_napi(struct net_device *dev, unsigned int queue)
-{
-	struct veth_priv *priv = netdev_priv(dev);
-
-	return &priv->rq[queue].xdp_napi;
 }

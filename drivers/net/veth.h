@@ -9,6 +9,5 @@
 
 /* Occupied slots of rq @queue's ring (consumed but unreleased included); -ENXIO if off. */
 int veth_rq_ring_count(struct net_device *dev, unsigned int queue);
-struct napi_struct *veth_rq_napi(struct net_device *dev, unsigned int queue);
 
 #endif

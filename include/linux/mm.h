@@ -63,6 +63,13 @@ struct page {
 
 #define PP_SIGNATURE	0x40UL
 
+/*
+ * Takes back a page whose pp_magic is PP_SIGNATURE when its last reference
+ * goes (put_page()). net/core/page_pool.c sets it at start-up, so mm/ does
+ * not call up into the network code.
+ */
+extern void (*page_pool_release_page)(struct page *page);
+
 static inline bool PageHead(const struct page *page) { return page->flags & (1UL << PG_head); }
 static inline bool PageSlab(const struct page *page) { return page->flags & (1UL << PG_slab); }
 static inline bool PageTail(const struct page *page) { return page->compound_head & 1; }

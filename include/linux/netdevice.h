@@ -57,7 +57,7 @@ struct net_device {
 	/* generic XDP (net/core/xdp_generic.c, include/net/xdp_generic.h) */
 	struct bpf_prog *xdp_generic_prog;	/* the kernel's dev->xdp_prog (reference held) */
 	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
-	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
+	u8 xdpgeneric_linearize;		/* the no-linearise knob; 1 from alloc_netdev() */
 	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
 	/* rx metadata kfuncs (net/core/xdp.c): what the driver knows, or NULL */
 	const struct xdp_metadata_ops *xdp_metadata_ops;
@@ -96,51 +96,75 @@ enum { NETREG_UNINITIALIZED = 0, NETREG_REGISTERED, NETREG_UNREGISTERED };
 
 /*
  * Why a device dropped a packet, in words a user can act on (`stats drops`).
- * One X-macro: the enum, the name and the explanation. "%s" in an
- * explanation is replaced by the device's peer (ndo_get_peer_dev) name.
- * Drops of skbs also go through kfree_skb_reason() (global per-reason
- * counts); this table is per device, like the XDP tracepoints.
+ * One X-macro: the enum, the name, the direction and the explanation. "%s"
+ * in an explanation is replaced by the device's peer (ndo_get_peer_dev)
+ * name. Drops of skbs also go through kfree_skb_reason() (global
+ * per-reason counts); this table is per device, like the XDP tracepoints.
+ *
+ * The direction says which of the device's own counters a drop also
+ * counts in, so netdev_drop() derives them all and rx_dropped/tx_dropped
+ * can never disagree with the reasons:
+ *   RX, TX	rx_dropped, tx_dropped (the kernel's dev->core_stats and the
+ *		drivers' rx/tx drop counters)
+ *   OTHERHOST	rx_otherhost_dropped; NOHANDLER: rx_nohandler
+ *   REASON	counted under its reason only: what the kernel shows only
+ *		through XDP verdicts and tracepoints (xdp_exception,
+ *		xdp_redirect_err), and drops of no received or sent frame
+ *   NONE	not a drop (a frame a generator could not make yet); not in
+ *		drops_total
+ * These are the core rows; a driver declares its own next to its code with
+ * NETDEV_DROP_REASON_TABLE() (rows registered at start-up, after these).
  */
 #define NETDEV_DROP_REASONS(FN)							\
-	FN(XDP_ABORTED, "XDP program returned XDP_ABORTED or an invalid action (xdp_exception)") \
-	FN(XDP_DROP, "XDP program returned XDP_DROP")				\
-	FN(REDIRECT_NO_TARGET, "redirected frames dropped: no such target (empty devmap slot or unknown ifindex, xdp_redirect_err)") \
-	FN(REDIRECT_NOT_SUPP, "redirected frames dropped: target has no ndo_xdp_xmit, or cannot take multi-buffer frames (-EOPNOTSUPP)") \
-	FN(REDIRECT_DOWN, "redirected frames dropped: target is down (-ENETDOWN)") \
-	FN(REDIRECT_MSGSIZE, "redirected frames dropped: frame longer than the target's MTU + 18 (-EMSGSIZE)") \
-	FN(REDIRECT_OVERFLOW, "frames dropped: no headroom left for struct xdp_frame (-EOVERFLOW)") \
-	FN(REDIRECT_OTHER, "redirected frames dropped: unsupported redirect map type") \
-	FN(PEER_NO_XDP, "redirected frames dropped: peer %s has no XDP program, so its NAPI ring is off (the kernel drops these too)") \
-	FN(PEER_MISSING, "frames dropped: no peer")				\
-	FN(PEER_DOWN, "frames dropped: peer %s is down")			\
-	FN(RING_FULL, "frames dropped: rx ring of 256 full")			\
-	FN(XMIT_MTU, "frames dropped: longer than this device's MTU + 18")	\
-	FN(XDP_TX_ERR, "XDP_TX frames dropped: could not be queued to the peer") \
-	FN(DEVMAP_PROG, "redirected frames dropped by the devmap (egress) program") \
-	FN(SKB_ALLOC, "XDP_PASS frames dropped: skb allocation failed (a failed bulk allocation drops the whole batch)") \
-	FN(FRAME_UPDATE, "XDP_PASS frames dropped: program left no headroom for struct xdp_frame (the kernel frees these without counting)") \
-	FN(SKB_COPY, "skbs dropped: could not copy into a page for XDP")	\
-	FN(PAGE_ALLOC, "frames not generated: page pool empty")		\
-	FN(OTHERHOST, "skbs dropped by the stack: destination MAC is not this device's (PACKET_OTHERHOST, ip_rcv)") \
-	FN(NOHANDLER, "skbs dropped by the stack: no protocol handler (rx_nohandler)") \
-	FN(TX_NOT_SUPP, "skbs dropped: device cannot transmit")		\
-	FN(SOCK_RX_LEN, "received frames dropped: shorter than an Ethernet header, or longer than a page-pool page takes (a GSO frame? ethtool -K PEER tso off gso off)") \
-	FN(SOCK_RX_NOMEM, "received frames dropped: no page-pool page to copy the frame into") \
-	FN(SOCK_TX_FULL, "frames dropped: the kernel's tx ring (or tap queue) is full: earlier frames not sent yet") \
-	FN(RX_RUNT, "frames dropped on receive: shorter than an Ethernet header (14 B)") \
-	FN(RX_OVERSIZED, "frames dropped on receive: longer than the device takes (65535 B)") \
-	FN(RX_TRUNCATED, "capture records dropped: captured shorter than on the wire (snaplen)") \
-	FN(RX_BAD_RECORD, "capture records dropped: unreadable record (a read error ends the pass over the file)") \
-	FN(XSK_TX_FULL, "frames dropped: AF_XDP tx ring full (the kernel did not complete earlier frames in time)") \
-	FN(XSK_IF_GONE, "frames dropped: the AF_XDP interface was removed")	\
-	FN(XSK_RX_LEN, "received frames dropped: longer than a page-pool page takes (or shorter than an Ethernet header)") \
-	FN(XSK_RX_NOMEM, "received frames dropped: no page-pool page to copy the AF_XDP frame into")
+	FN(XDP_ABORTED, REASON, "XDP program returned XDP_ABORTED or an invalid action (xdp_exception)") \
+	FN(XDP_DROP, REASON, "XDP program returned XDP_DROP") \
+	FN(REDIRECT_NO_TARGET, REASON, "redirected frames dropped: no such target (empty devmap slot or unknown ifindex, xdp_redirect_err)") \
+	FN(REDIRECT_NOT_SUPP, REASON, "redirected frames dropped: target has no ndo_xdp_xmit, or cannot take multi-buffer frames (-EOPNOTSUPP)") \
+	FN(REDIRECT_DOWN, REASON, "redirected frames dropped: target is down (-ENETDOWN)") \
+	FN(REDIRECT_MSGSIZE, REASON, "redirected frames dropped: frame longer than the target's MTU + 18 (-EMSGSIZE)") \
+	FN(REDIRECT_OVERFLOW, REASON, "frames dropped: no headroom left for struct xdp_frame (-EOVERFLOW)") \
+	FN(REDIRECT_OTHER, REASON, "redirected frames dropped: unsupported redirect map type") \
+	FN(PEER_NO_XDP, REASON, "redirected frames dropped: peer %s has no XDP program, so its NAPI ring is off (the kernel drops these too)") \
+	FN(XMIT_MTU, TX, "frames dropped: longer than this device's MTU + 18") \
+	FN(XDP_TX_ERR, TX, "XDP_TX frames dropped: could not be queued to the peer") \
+	FN(DEVMAP_PROG, REASON, "redirected frames dropped by the devmap (egress) program") \
+	FN(SKB_ALLOC, RX, "XDP_PASS frames dropped: skb allocation failed (a failed bulk allocation drops the whole batch)") \
+	FN(SKB_COPY, REASON, "skbs dropped: could not copy into a page for XDP") \
+	FN(PAGE_ALLOC, NONE, "frames not generated: page pool empty") \
+	FN(OTHERHOST, OTHERHOST, "skbs dropped by the stack: destination MAC is not this device's (PACKET_OTHERHOST, ip_rcv)") \
+	FN(NOHANDLER, NOHANDLER, "skbs dropped by the stack: no protocol handler (rx_nohandler)") \
+	FN(TX_NOT_SUPP, TX, "skbs dropped: device cannot transmit") \
+	FN(RX_DOWN, RX, "skbs dropped on receive: the device is down") \
+	FN(TX_DOWN, TX, "skbs dropped: the device is down") \
+	FN(SOCK_RX_LEN, RX, "received frames dropped: shorter than an Ethernet header, or longer than a page-pool page takes (a GSO frame? ethtool -K PEER tso off gso off)") \
+	FN(SOCK_RX_NOMEM, RX, "received frames dropped: no page-pool page to copy the frame into") \
+	FN(SOCK_TX_FULL, TX, "frames dropped: the kernel's tx ring (or tap queue) is full: earlier frames not sent yet") \
+	FN(RX_RUNT, RX, "frames dropped on receive: shorter than an Ethernet header (14 B)") \
+	FN(RX_OVERSIZED, RX, "frames dropped on receive: longer than the device takes (65535 B)") \
+	FN(RX_TRUNCATED, RX, "capture records dropped: captured shorter than on the wire (snaplen)") \
+	FN(RX_BAD_RECORD, RX, "capture records dropped: unreadable record (a read error ends the pass over the file)") \
+	FN(XSK_TX_FULL, TX, "frames dropped: AF_XDP tx ring full (the kernel did not complete earlier frames in time)") \
+	FN(XSK_IF_GONE, TX, "frames dropped: the AF_XDP interface was removed") \
+	FN(XSK_RX_LEN, RX, "received frames dropped: longer than a page-pool page takes (or shorter than an Ethernet header)") \
+	FN(XSK_RX_NOMEM, RX, "received frames dropped: no page-pool page to copy the AF_XDP frame into")
 
-#define __NETDEV_DROP_ENUM(name, text)	NETDEV_DROP_##name,
+enum netdev_drop_dir {
+	NETDEV_DROP_DIR_NONE,
+	NETDEV_DROP_DIR_REASON,
+	NETDEV_DROP_DIR_RX,
+	NETDEV_DROP_DIR_TX,
+	NETDEV_DROP_DIR_OTHERHOST,
+	NETDEV_DROP_DIR_NOHANDLER,
+};
+
+#define __NETDEV_DROP_ENUM(name, dir, text)	NETDEV_DROP_##name,
 enum netdev_drop_reason {
 	NETDEV_DROP_REASONS(__NETDEV_DROP_ENUM)
-	NETDEV_DROP_MAX,
+	NETDEV_DROP_CORE_MAX,
+	/* Rows drivers register follow the core rows, up to NETDEV_DROP_MAX. */
+	NETDEV_DROP_MAX = 64,
 };
+#undef __NETDEV_DROP_ENUM
 
 /* XDP verdict counters; INVALID counts actions > XDP_REDIRECT (handled as ABORTED). */
 enum netdev_xdp_stat {
@@ -194,7 +218,7 @@ struct net_device_ops {
 	netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
 	/*
 	 * Takes frames[0..ret); the caller frees the rest. Negative: none
-	 * taken (-EINVAL bad flags, -ENXIO not ready). linux-semantics B.5.
+	 * taken (-EINVAL bad flags, -ENXIO not ready), as the kernel's.
 	 */
 	int (*ndo_xdp_xmit)(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 	int (*ndo_bpf)(struct net_device *dev, struct netdev_bpf *bpf);
@@ -210,7 +234,15 @@ struct net_device_ops {
 				     int max);
 	/* uxdp: zero the driver's own counters (per-queue stats) with the core ones. */
 	void (*ndo_stats_reset)(struct net_device *dev);
-	/* uxdp: generators report whether they still produce (for `run count`). */
+	/*
+	 * uxdp: is this device a source that still produces (a generator
+	 * before its count, a capture before its last pass, a live interface
+	 * while up)? Asked by the control thread and by idle workers: it
+	 * answers from the device's state and never sleeps or schedules
+	 * (waiting for traffic is the idle hook's, netdev_set_idle_hook()).
+	 * It may notice that the interface under the device went away and
+	 * call netdev_run_stop().
+	 */
 	bool (*ndo_gen_active)(struct net_device *dev);
 	/* uxdp: a run ended (workers stopped): write out what the driver buffers. */
 	void (*ndo_run_end)(struct net_device *dev);
@@ -266,8 +298,9 @@ void dev_get_stats(struct net_device *dev, struct rtnl_link_stats64 *stats);
 void dev_get_xdp_stats(struct net_device *dev, u64 xdp[NETDEV_XDP_STAT_MAX]);
 void dev_get_drop_stats(struct net_device *dev, u64 drops[NETDEV_DROP_MAX]);
 void dev_stats_reset(struct net_device *dev);
-const char *netdev_drop_reason_name(enum netdev_drop_reason r);
-const char *netdev_drop_reason_text(enum netdev_drop_reason r);
+/* Name and explanation of row @r, core or registered; NULL past the last. */
+const char *netdev_drop_reason_name(unsigned int r);
+const char *netdev_drop_reason_text(unsigned int r);
 
 /*
  * NAPI: a poll function the owning worker calls with a budget. Scheduling
@@ -353,12 +386,109 @@ struct netdev_run_opts {
 };
 /* Run until the duration or until every generator is done and all rings are drained. */
 int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns);
-/* Stop flag generators poll (read and written with __atomic builtins). */
-extern bool netdev_run_stopping;
+/* The run is ending (duration over, progress said stop, netdev_run_stop()). */
+bool netdev_run_stopping(void);
+/* End the current run (a device whose interface went away); any thread. */
+void netdev_run_stop(void);
+/*
+ * netdev_set_idle_hook() - what a worker does when its poll list is empty
+ * and a source is still active: the wait for a NIC's interrupt. The hook
+ * may sleep briefly (napi_fd: poll(2) on the worker's parked fds, 1 ms)
+ * and schedule the NAPIs whose fds became ready. Without one, the worker
+ * yields the CPU. Set once at start-up by the code that owns the fds.
+ */
+void netdev_set_idle_hook(void (*hook)(void));
 
-static inline void dev_count_drop(struct net_device *dev, enum netdev_drop_reason r, u64 n)
+/* A driver's drop reason row (NETDEV_DROP_REASON_TABLE()). */
+struct netdev_drop_reason_desc {
+	const char *name;
+	enum netdev_drop_dir dir;
+	const char *text;
+};
+
+/* Directions of all rows, core and registered (net/core/dropreason.c). */
+extern u8 netdev_drop_dirs[NETDEV_DROP_MAX];
+
+/*
+ * Register @n driver rows; returns the id of the first (the rest follow in
+ * order). Runs from a constructor, before any device exists: BUG when the
+ * NETDEV_DROP_MAX slots are used up.
+ */
+unsigned int netdev_drop_reasons_register(const struct netdev_drop_reason_desc *rows,
+					  unsigned int n);
+
+/* Direction of @r: a constant for a core row given as a constant. */
+static inline enum netdev_drop_dir netdev_drop_reason_dir(unsigned int r)
 {
-	dev_pcpu_stats(dev)->drops[r] += n;
+	switch (r) {
+#define __NETDEV_DROP_DIR(name, dir, text)	\
+	case NETDEV_DROP_##name:		\
+		return NETDEV_DROP_DIR_##dir;
+	NETDEV_DROP_REASONS(__NETDEV_DROP_DIR)
+#undef __NETDEV_DROP_DIR
+	default:
+		return netdev_drop_dirs[r];
+	}
+}
+
+/*
+ * netdev_drop() - @dev dropped @n packets for reason @r (a core row or a
+ * driver's registered row). The one place a device drop is counted: the
+ * per-reason counter and, from the reason's direction, rx_dropped,
+ * tx_dropped, rx_otherhost_dropped or rx_nohandler. An skb being dropped
+ * is freed with kfree_skb_reason() as well.
+ */
+static inline void netdev_drop(struct net_device *dev, unsigned int r, u64 n)
+{
+	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
+
+	st->drops[r] += n;
+	switch (netdev_drop_reason_dir(r)) {
+	case NETDEV_DROP_DIR_RX:
+		st->rx_dropped += n;
+		break;
+	case NETDEV_DROP_DIR_TX:
+		st->tx_dropped += n;
+		break;
+	case NETDEV_DROP_DIR_OTHERHOST:
+		st->rx_otherhost_dropped += n;
+		break;
+	case NETDEV_DROP_DIR_NOHANDLER:
+		st->rx_nohandler += n;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * NETDEV_DROP_REASON_TABLE(prefix, LIST) - a driver's own drop reasons.
+ * LIST(FN) gives rows FN(PREFIX_DROP_X, "NAME", DIR, "text"): the enum
+ * constant, the name `stats drops` shows, the direction and the text, as
+ * NETDEV_DROP_REASONS(); this yields enum prefix_drop_reason { ... } (indices
+ * into the table), the table, its registration at start-up and
+ * prefix_drop(dev, PREFIX_DROP_NAME, n), which is netdev_drop() on the
+ * registered row. NAME may repeat a core row's name when the driver's
+ * direction differs (veth counts a full ring on the receiving side):
+ * `stats drops` adds rows of one name up.
+ */
+#define __NETDEV_DROP_DRV_ENUM(id, name, dir, text)	id,
+#define __NETDEV_DROP_DRV_ROW(id, name, dir, text)	\
+	{ name, NETDEV_DROP_DIR_##dir, text },
+#define NETDEV_DROP_REASON_TABLE(prefix, LIST)					\
+enum prefix##_drop_reason { LIST(__NETDEV_DROP_DRV_ENUM) };			\
+static const struct netdev_drop_reason_desc prefix##_drop_rows[] = {		\
+	LIST(__NETDEV_DROP_DRV_ROW)						\
+};										\
+static unsigned int prefix##_drop_base;						\
+__attribute__((constructor)) static void prefix##_drop_reasons_init(void)	\
+{										\
+	prefix##_drop_base = netdev_drop_reasons_register(prefix##_drop_rows,	\
+		sizeof(prefix##_drop_rows) / sizeof(prefix##_drop_rows[0]));	\
+}										\
+static inline void prefix##_drop(struct net_device *dev, enum prefix##_drop_reason r, u64 n) \
+{										\
+	netdev_drop(dev, prefix##_drop_base + r, n);				\
 }
 
 

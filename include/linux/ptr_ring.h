@@ -6,7 +6,7 @@
  * consumed slots lazily, a batch at a time (16 slots on 64-bit, 1 if that
  * is more than half the ring) and at wrap-around, so a ring can look full
  * to a producer while up to batch - 1 consumed slots are not yet released,
- * exactly as the kernel's (linux-semantics D.1).
+ * exactly as the kernel's.
  *
  * Kernel: include/linux/ptr_ring.h ptr_ring_init(), __ptr_ring_produce(),
  *	   __ptr_ring_peek(), __ptr_ring_discard_one(), __ptr_ring_consume(),

@@ -91,7 +91,6 @@ int kmem_cache_alloc_bulk(struct kmem_cache *s, gfp_t flags, size_t size, void *
 void kmem_cache_free_bulk(struct kmem_cache *s, size_t size, void **p);
 
 unsigned int kmem_cache_size(const struct kmem_cache *s);
-const char *kmem_cache_name(const struct kmem_cache *s);
 /* uxdp: objects allocated and not yet freed, summed over CPUs. */
 long kmem_cache_live_objects(const struct kmem_cache *s);
 

@@ -8,7 +8,7 @@
  * Kernel: include/net/dsa.h, net/dsa/tag.h, include/linux/dsa/8021q.h,
  *	   include/linux/dsa/sja1105.h, include/linux/ptp_classify.h
  * Differs: one switch per tree; the switch chip itself is modelled in
- *	    software (net/dsa/switch.c), so each tagger also has the chip's
+ *	    software (drivers/net/dsa/switch.c), so each tagger also has the chip's
  *	    side of the tag (hw_tag: front port -> CPU, hw_untag: CPU -> front
  *	    port), which real taggers do not need.
  */

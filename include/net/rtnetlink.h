@@ -19,11 +19,15 @@
 	FN(afpacket)		\
 	FN(tap)		\
 	FN(pcap)		\
-	FN(afxdp)
+	FN(afxdp)		\
+	FN(dummy)
 
 #define __RTNL_LINK_DECLARE(kind)	extern const struct rtnl_link_ops kind##_link_ops;
 RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)
 #undef __RTNL_LINK_DECLARE
+
+/* newlink of a kind that takes no arguments: register @dev or say why not. */
+int rtnl_newlink_noargs(struct net_device *dev, int argc, char **argv, char *err, size_t errlen);
 
 /* The ops of @kind, or NULL. */
 const struct rtnl_link_ops *rtnl_link_ops_get(const char *kind);

@@ -215,13 +215,6 @@ static __always_inline void xdp_convert_frame_to_buff(const struct xdp_frame *fr
 	xdp->flags = frame->flags;
 }
 
-/*
- * FIXME: net/core/filter.c still defines its own copies of the seven
- * kernel inlines below (see its FIXME), so they are visible only where
- * UXDP_XDP_BUFF_INLINES is defined before this header is included. Once
- * filter.c drops its copies, remove this #ifdef.
- */
-#ifdef UXDP_XDP_BUFF_INLINES
 static __always_inline bool xdp_buff_has_frags(const struct xdp_buff *xdp)
 {
 	return xdp->flags & XDP_FLAGS_HAS_FRAGS;
@@ -261,7 +254,6 @@ static __always_inline bool xdp_metalen_invalid(unsigned long metalen)
 {
 	return (metalen & 3) || metalen > 255;
 }
-#endif /* UXDP_XDP_BUFF_INLINES */
 
 #define REG_STATE_NEW		0x0
 #define REG_STATE_REGISTERED	0x1
@@ -296,7 +288,7 @@ void __xdp_return(void *data, enum xdp_mem_type mem_type, bool napi_direct);
 void xdp_set_return_frame_no_direct(void);
 void xdp_clear_return_frame_no_direct(void);
 
-/* Build @skb (zeroed up to ->tail) around @xdpf's memory; see linux-semantics B.9. */
+/* Build @skb (zeroed up to ->tail) around @xdpf's memory, as __xdp_build_skb_from_frame(). */
 struct sk_buff *__xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct sk_buff *skb,
 					   struct net_device *dev);
 /*
@@ -312,61 +304,6 @@ struct sk_buff *xdp_build_skb_from_frame(struct xdp_frame *xdpf, struct net_devi
  * nothing (the caller drops the whole batch). Returns 0 on success.
  */
 int xdp_alloc_skb_bulk(void **skbs, int n_skb, gfp_t gfp);
-
-#ifdef UXDP_XDP_BUFF_INLINES
-#include <linux/filter.h>
-#include <linux/netdevice.h>
-
-/*
- * xdp_rx_verdict() - a page-pool driver's receive path after its program
- * said @act (already counted by netdev_xdp_count_verdict()), for every
- * verdict but XDP_TX, whose ring is the driver's own (take it first):
- *   PASS      up the stack in the skb xdp_build_skb_from_buff() builds
- *             (no skb: dropped, NETDEV_DROP_SKB_ALLOC);
- *   REDIRECT  xdp_do_redirect(); a failure dropped by its reason;
- *   ABORTED   (also an invalid action) dropped; anything else XDP_DROP.
- * Return: true for REDIRECT: the caller runs xdp_do_flush() at the end of
- * its poll.
- * The kernel has this switch in every driver (ixgbe_run_xdp(),
- * i40e_run_xdp(), mlx5e_xdp_handle()); uxdp's page-pool drivers (gen,
- * pcap, afpacket, tap, afxdp) differ only in XDP_TX and share the rest.
- * Inline: it is the per-frame path of each of them (a call costs gen ->
- * XDP_DROP 8 % more instructions).
- */
-static __always_inline bool xdp_rx_verdict(struct net_device *dev, struct xdp_buff *xdp,
-					   struct bpf_prog *prog, u32 act)
-{
-	struct sk_buff *skb;
-	int err;
-
-	switch (act) {
-	case XDP_PASS:
-		skb = xdp_build_skb_from_buff(xdp);
-		if (unlikely(!skb)) {
-			dev_count_drop(dev, NETDEV_DROP_SKB_ALLOC, 1);
-			xdp_return_buff(xdp);
-			return false;
-		}
-		netif_receive_skb(skb);
-		return false;
-	case XDP_REDIRECT:
-		err = xdp_do_redirect(dev, xdp, prog);
-		if (unlikely(err)) {
-			xdp_do_redirect_count_drop(dev, err, 1);
-			xdp_return_buff(xdp);
-		}
-		return true;
-	case XDP_ABORTED:
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
-		xdp_return_buff(xdp);
-		return false;
-	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
-		xdp_return_buff(xdp);
-		return false;
-	}
-}
-#endif /* UXDP_XDP_BUFF_INLINES */
 
 /*
  * RX metadata a driver can tell an XDP program about its frame (kernel:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uxdp links and runs: what the CLI uses to build a topology of devices
- * (veth pairs, packet generators, sinks), attach XDP programs, drive the
- * datapath with worker threads and read the counters back. Devices are
+ * uxdp links: what the CLI uses to build a topology of devices (veth
+ * pairs, packet generators, sinks, ...), attach XDP programs, set their
+ * knobs and read the counters and drop reasons back. Devices are
  * named as in ip-link and referred to by ifindex. int functions return 0
  * or -errno; messages for a user go to the caller's @err buffer.
  *
@@ -67,23 +67,6 @@ UXDP_API int uxdp_link_set(const char *name, const char *key, const char *value,
 UXDP_API int uxdp_link_set_xdpgeneric(const char *name, uint32_t prog_id, char *err,
 				      size_t errlen);
 
-/* Latency of the generic XDP hook, ns (`run ... latency`). */
-enum uxdp_latency_kind {
-	UXDP_LAT_XDPGENERIC_HOOK,	/* the whole hook (copy + program + fix-ups + verdict) */
-	UXDP_LAT_XDPGENERIC_PROG,	/* the program's own run */
-	UXDP_LAT_XDPGENERIC_COPY,	/* the copy/linearise block, when it ran */
-};
-struct uxdp_latency {
-	size_t sz;		/* sizeof(struct uxdp_latency) */
-	uint64_t count;
-	uint64_t min, p50, p90, p99, p999, max;
-	double mean;
-};
-/** uxdp_xdpgeneric_latency() - sample the hook from now on (@on) and zero the histograms. */
-UXDP_API int uxdp_xdpgeneric_latency(bool on);
-/** uxdp_xdpgeneric_latency_get() - percentiles since the last uxdp_xdpgeneric_latency(). */
-UXDP_API int uxdp_xdpgeneric_latency_get(enum uxdp_latency_kind kind, struct uxdp_latency *out);
-
 struct uxdp_link_info {
 	size_t sz;		/* sizeof(struct uxdp_link_info) */
 	char name[16];
@@ -137,56 +120,8 @@ UXDP_API int uxdp_skb_drops_get(const char **names, uint64_t *counts, int max);
 /** uxdp_link_stats_reset() - zero the software counters of every device. */
 UXDP_API void uxdp_link_stats_reset(void);
 
-struct uxdp_run_opts {
-	size_t sz;			/* sizeof(struct uxdp_run_opts) */
-	unsigned int workers;		/* 0 = 1 */
-	uint64_t duration_ns;		/* run for this long, or */
-	uint64_t count;			/* each generator sends this many (0: its own count) */
-	/* Called about every 20 ms from the calling thread; false stops the run. */
-	bool (*progress)(void *ctx, uint64_t elapsed_ns);
-	void *progress_ctx;
-};
-
-/**
- * uxdp_run() - drive every device until the duration is over, or until
- * all generators reached their count and every queue is drained
- * @elapsed_ns: receives the wall time of the run
- *
- * Return: 0, -EINVAL (no generator can finish: neither duration nor counts),
- * -EAGAIN (thread creation).
- */
-UXDP_API int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns);
-
-/* ---- IPv4 (issue 6): addresses, routes, neighbours, sysctl, counters ---- */
-
-/**
- * uxdp_ip_addr_add() - `addr add A.B.C.D/LEN dev NAME`: the address, its
- * local route and its connected route. 0 or -errno, @err says why.
- */
-UXDP_API int uxdp_ip_addr_add(const char *dev, const char *cidr, char *err, size_t errlen);
-/**
- * uxdp_ip_route_add() - `route add PREFIX[/LEN] [via GW] [dev NAME]` (PREFIX
- * may be "default"); @type "unicast" (NULL), "blackhole", "unreachable" or
- * "prohibit". 0 or -errno, @err says why.
- */
-UXDP_API int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
-			       const char *dev, char *err, size_t errlen);
-/** uxdp_ip_neigh_add() - `neigh add IP lladdr MAC dev NAME` (permanent). */
-UXDP_API int uxdp_ip_neigh_add(const char *ip, const char *lladdr, const char *dev,
-			       char *err, size_t errlen);
-/** uxdp_sysctl_set() - `sysctl net.ipv4.KEY=VALUE`. 0, -ENOENT, -EINVAL. */
-UXDP_API int uxdp_sysctl_set(const char *key, const char *value, char *err, size_t errlen);
-/**
- * uxdp_ip_snmp_get() - the Ip: and Icmp: counters as "Ip.InReceives"-style
- * names. Return: how many there are (fills up to @max).
- */
-UXDP_API int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max);
-/**
- * uxdp_ip_show() - line @i of `addr show` (@what 0), `route show` (1) or
- * `neigh show` (2) into @buf. Return: 0, or -ENOENT past the end.
- */
-UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
-/** uxdp_ip_reset() - forget addresses, routes, neighbours and counters. */
-UXDP_API void uxdp_ip_reset(void);
+/* The rest of the surface, split by subject (included for existing users). */
+#include "uxdp_ip.h"
+#include "uxdp_run.h"
 
 #endif

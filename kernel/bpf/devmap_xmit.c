@@ -106,7 +106,7 @@ static void bq_xmit_all(struct xdp_dev_bulk_queue *bq, u32 flags)
 	if (bq->xdp_prog) {
 		to_send = dev_map_bpf_prog_run(bq->xdp_prog, bq->q, cnt, dev, bq->dev_rx);
 		if (to_send < cnt)
-			dev_count_drop(dev, NETDEV_DROP_DEVMAP_PROG, cnt - to_send);
+			netdev_drop(dev, NETDEV_DROP_DEVMAP_PROG, cnt - to_send);
 		if (!to_send)
 			goto out;
 	}

@@ -44,7 +44,6 @@
 #include <linux/mm.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
-#define UXDP_XDP_BUFF_INLINES
 #include <net/xdp.h>
 #include <uxdp/uxdp_bpf.h>
 

@@ -61,7 +61,8 @@
 
 static struct net_device *dev_index_table[NETDEV_MAX];
 static struct packet_type *ptype_base;
-bool netdev_run_stopping;
+static bool run_stopping;
+static void (*netdev_idle_hook)(void);
 static unsigned int next_mac = 1;
 
 /* Every NAPI instance; netdev_run() kicks those of generators at start. */
@@ -74,24 +75,48 @@ static __thread struct napi_struct *poll_head, *poll_tail;
 static struct napi_struct *parked_head[NR_CPUS], *parked_tail[NR_CPUS];
 static bool netdev_run_abort;
 
-static const char *const drop_names[] = {
-#define __NAME(name, text) #name,
+/* Device drop reasons: the core rows, then the rows drivers register. */
+static const char *drop_names[NETDEV_DROP_MAX] = {
+#define __NAME(name, dir, text) [NETDEV_DROP_##name] = #name,
 	NETDEV_DROP_REASONS(__NAME)
 #undef __NAME
 };
 
-static const char *const drop_texts[] = {
-#define __TEXT(name, text) text,
+static const char *drop_texts[NETDEV_DROP_MAX] = {
+#define __TEXT(name, dir, text) [NETDEV_DROP_##name] = text,
 	NETDEV_DROP_REASONS(__TEXT)
 #undef __TEXT
 };
 
-const char *netdev_drop_reason_name(enum netdev_drop_reason r)
+u8 netdev_drop_dirs[NETDEV_DROP_MAX] = {
+#define __DIR(name, dir, text) [NETDEV_DROP_##name] = NETDEV_DROP_DIR_##dir,
+	NETDEV_DROP_REASONS(__DIR)
+#undef __DIR
+};
+
+static unsigned int drop_reasons_nr = NETDEV_DROP_CORE_MAX;
+
+unsigned int netdev_drop_reasons_register(const struct netdev_drop_reason_desc *rows,
+					  unsigned int n)
+{
+	unsigned int base = drop_reasons_nr;
+
+	BUG_ON(n > NETDEV_DROP_MAX - base);
+	for (unsigned int i = 0; i < n; i++) {
+		drop_names[base + i] = rows[i].name;
+		drop_texts[base + i] = rows[i].text;
+		netdev_drop_dirs[base + i] = rows[i].dir;
+	}
+	drop_reasons_nr += n;
+	return base;
+}
+
+const char *netdev_drop_reason_name(unsigned int r)
 {
 	return r < NETDEV_DROP_MAX ? drop_names[r] : NULL;
 }
 
-const char *netdev_drop_reason_text(enum netdev_drop_reason r)
+const char *netdev_drop_reason_text(unsigned int r)
 {
 	return r < NETDEV_DROP_MAX ? drop_texts[r] : NULL;
 }
@@ -500,13 +525,11 @@ int netif_receive_skb(struct sk_buff *skb)
 	 */
 	if (skb->pkt_type == PACKET_OTHERHOST &&
 	    (skb->protocol == htons(ETH_P_IP) || skb->protocol == htons(ETH_P_IPV6))) {
-		dev_pcpu_stats(dev)->rx_otherhost_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_OTHERHOST, 1);
+		netdev_drop(dev, NETDEV_DROP_OTHERHOST, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_OTHERHOST);
 		return NET_RX_DROP;
 	}
-	dev_pcpu_stats(dev)->rx_nohandler++;
-	dev_count_drop(dev, NETDEV_DROP_NOHANDLER, 1);
+	netdev_drop(dev, NETDEV_DROP_NOHANDLER, 1);
 	kfree_skb_reason(skb, SKB_DROP_REASON_UNHANDLED_PROTO);
 	return NET_RX_DROP;
 }
@@ -516,13 +539,12 @@ int dev_queue_xmit(struct sk_buff *skb)
 	struct net_device *dev = skb->dev;
 
 	if (unlikely(!(dev->flags & IFF_UP))) {
-		dev_pcpu_stats(dev)->tx_dropped++;
+		netdev_drop(dev, NETDEV_DROP_TX_DOWN, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return -ENETDOWN;
 	}
 	if (unlikely(!dev->netdev_ops || !dev->netdev_ops->ndo_start_xmit)) {
-		dev_pcpu_stats(dev)->tx_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_TX_NOT_SUPP, 1);
+		netdev_drop(dev, NETDEV_DROP_TX_NOT_SUPP, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return -EOPNOTSUPP;
 	}
@@ -531,6 +553,21 @@ int dev_queue_xmit(struct sk_buff *skb)
 }
 
 /* ---- workers ------------------------------------------------------------ */
+
+bool netdev_run_stopping(void)
+{
+	return __atomic_load_n(&run_stopping, __ATOMIC_RELAXED);
+}
+
+void netdev_run_stop(void)
+{
+	__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
+}
+
+void netdev_set_idle_hook(void (*hook)(void))
+{
+	netdev_idle_hook = hook;
+}
 
 struct worker {
 	pthread_t thread;
@@ -594,7 +631,10 @@ static void *worker_fn(void *arg)
 		/* Idle: done when no generator produces and nothing is queued here. */
 		if (!generators_active())
 			break;
-		sched_yield();
+		if (netdev_idle_hook)
+			netdev_idle_hook();
+		else
+			sched_yield();
 	}
 	__atomic_store_n(&w->done, true, __ATOMIC_RELEASE);
 	return NULL;
@@ -618,7 +658,7 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 
 	if (n > nr_cpu_ids)
 		return -EINVAL;
-	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&netdev_run_abort, false, __ATOMIC_RELAXED);
 	start = now_ns();
 	for (i = 0; i < n; i++) {
@@ -626,7 +666,7 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		err = pthread_create(&workers[i].thread, NULL, worker_fn, &workers[i]);
 		if (err) {
 			err = -err;
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
 			break;
 		}
 	}
@@ -643,22 +683,22 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		 * frames go round in a loop (veth1 redirecting into veth0, say).
 		 * Stop them; the kernel would spin forever.
 		 */
-		if (!idle_since && (__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) || !generators_active()))
+		if (!idle_since && (__atomic_load_n(&run_stopping, __ATOMIC_RELAXED) || !generators_active()))
 			idle_since = now;
 		if (idle_since && now - idle_since > 1000000000ULL && !netdev_run_abort) {
 			__atomic_store_n(&netdev_run_abort, true, __ATOMIC_RELAXED);
 			pr_warn("run: frames still circulating 1 s after the generators stopped (a redirect loop?); stopped\n");
 		}
 		if (opts->duration_ns && now - start >= opts->duration_ns)
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
-		if (opts->progress && !__atomic_load_n(&netdev_run_stopping, __ATOMIC_RELAXED) &&
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
+		if (opts->progress && !__atomic_load_n(&run_stopping, __ATOMIC_RELAXED) &&
 		    !opts->progress(opts->progress_ctx, now - start))
-			__atomic_store_n(&netdev_run_stopping, true, __ATOMIC_RELAXED);
+			__atomic_store_n(&run_stopping, true, __ATOMIC_RELAXED);
 		usleep(opts->duration_ns && opts->duration_ns < 200000000ULL ? 1000 : 20000);
 	}
 	for (unsigned int j = 0; j < i; j++)
 		pthread_join(workers[j].thread, NULL);
 	*elapsed_ns = now_ns() - start;
-	__atomic_store_n(&netdev_run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
 	return err;
 }

@@ -96,7 +96,7 @@ int xdp_do_redirect(struct net_device *dev, struct xdp_buff *xdp, struct bpf_pro
 
 	(void)prog;
 	redirect_err_dev = NULL;
-	/* Consumed here, whatever the outcome (linux-semantics J.8). */
+	/* Consumed here, whatever the outcome, as the kernel's xdp_do_redirect(). */
 	ri->map_id = 0;
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;
 	ri->flags = 0;
@@ -158,11 +158,11 @@ void xdp_do_redirect_count_drop(struct net_device *dev, int err, unsigned int n)
 		if (err == -EOPNOTSUPP && target->netdev_ops->ndo_get_peer_dev &&
 		    target->netdev_ops->ndo_get_peer_dev(target))
 			r = NETDEV_DROP_PEER_NO_XDP;
-		dev_count_drop(target, r, n);
+		netdev_drop(target, r, n);
 		redirect_err_dev = NULL;
 		return;
 	}
-	dev_count_drop(dev, xdp_redirect_drop_reason(err), n);
+	netdev_drop(dev, xdp_redirect_drop_reason(err), n);
 }
 
 void xdp_do_flush(void)

@@ -265,6 +265,12 @@ void page_pool_put_unrefed_page(struct page *page)
 	page_pool_recycle(page->pp, page, false);
 }
 
+/* put_page() of a pool page comes home through here (include/linux/mm.h). */
+__attribute__((constructor)) static void page_pool_init_release(void)
+{
+	page_pool_release_page = page_pool_put_unrefed_page;
+}
+
 bool napi_pp_put_page(struct page *page)
 {
 	page = compound_head(page);

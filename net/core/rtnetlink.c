@@ -37,6 +37,20 @@ static const char *const link_kind_names[] = {
 	NULL
 };
 
+int rtnl_newlink_noargs(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
+{
+	int ret;
+
+	if (argc) {
+		snprintf(err, errlen, "%s: unknown argument '%s'", dev->rtnl_link_ops->kind, argv[0]);
+		return -EINVAL;
+	}
+	ret = register_netdevice(dev);
+	if (ret)
+		snprintf(err, errlen, "cannot register '%s'", dev->name);
+	return ret;
+}
+
 const struct rtnl_link_ops *rtnl_link_ops_get(const char *kind)
 {
 	for (size_t i = 0; i < sizeof(link_kinds) / sizeof(link_kinds[0]); i++)
@@ -310,7 +324,7 @@ int uxdp_link_get_info(int ifindex, struct uxdp_link_info *info)
 	}
 	dev_get_drop_stats(dev, drops);
 	for (int i = 0; i < NETDEV_DROP_MAX; i++)
-		if (i != NETDEV_DROP_PAGE_ALLOC)	/* never generated: not a drop */
+		if (netdev_drop_reason_dir(i) != NETDEV_DROP_DIR_NONE)	/* NONE: not a drop */
 			info->drops_total += drops[i];
 	return 0;
 }
@@ -327,8 +341,18 @@ int uxdp_link_get_drops(int ifindex, struct uxdp_link_drop *out, int max)
 	peer = dev->netdev_ops->ndo_get_peer_dev ? dev->netdev_ops->ndo_get_peer_dev(dev) : NULL;
 	dev_get_drop_stats(dev, drops);
 	for (int i = 0; i < NETDEV_DROP_MAX; i++) {
+		int j;
+
 		if (!drops[i])
 			continue;
+		/* Rows of one name (a driver's direction of a core reason) add up. */
+		for (j = 0; j < n && j < max; j++)
+			if (!strcmp(out[j].name, netdev_drop_reason_name(i)))
+				break;
+		if (j < n && j < max) {
+			out[j].count += drops[i];
+			continue;
+		}
 		if (n < max) {
 			out[n].name = netdev_drop_reason_name(i);
 			out[n].count = drops[i];

@@ -14,7 +14,6 @@
  *	    XSK buffer pool; frame returns go through put_page(), which sends
  *	    page_pool pages home.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <string.h>
 

@@ -7,13 +7,13 @@
  * verdicts for skbs (generic_xdp_tx, xdp_do_generic_redirect by ifindex or
  * devmap, with the devmap entry's program run on the skb).
  *
- * The copy decision (linux-semantics.md C.2, 6.9+): the MAC header is
+ * The copy decision (6.9+): the MAC header is
  * pushed, then an skb that is cloned, non-linear or has less than
  * XDP_PACKET_HEADROOM (256) bytes in front of the MAC header is copied:
  * for an xdp.frags program into page-pool pages of this CPU's system pool
  * (skb_cow_data_for_xdp = skb_pp_cow_data, 256 B headroom), otherwise (or
  * when that fails) by pskb_expand_head + skb_linearize. With the device's
- * xdpgeneric_linearize at 0 (seed patch 3, C.6) only cloned skbs are
+ * xdpgeneric_linearize at 0 (the proposed knob of 2020) only cloned skbs are
  * copied: the program of a non-linear skb sees the linear part only
  * (data_end = end of the head) and whatever headroom there is.
  *
@@ -42,7 +42,6 @@
  *	    bpf_prog_run_generic_xdp leaves len stale, len != headlen +
  *	    data_len).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -502,7 +501,7 @@ u32 netif_receive_generic_xdp(struct sk_buff **pskb, struct xdp_buff *xdp,
 			 * Dropped before the program ran: a device drop with
 			 * its reason, not a verdict (veth's copy failure too).
 			 */
-			dev_count_drop(dev, NETDEV_DROP_SKB_COPY, 1);
+			netdev_drop(dev, NETDEV_DROP_SKB_COPY, 1);
 			kfree_skb_reason(*pskb, SKB_DROP_REASON_NOMEM);
 			return XDP_DROP;
 		}
@@ -517,11 +516,11 @@ u32 netif_receive_generic_xdp(struct sk_buff **pskb, struct xdp_buff *xdp,
 	case XDP_PASS:
 		break;
 	case XDP_ABORTED:	/* also an invalid action (counted as such) */
-		dev_count_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_ABORTED, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	default:
-		dev_count_drop(dev, NETDEV_DROP_XDP_DROP, 1);
+		netdev_drop(dev, NETDEV_DROP_XDP_DROP, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	}
@@ -542,8 +541,7 @@ void generic_xdp_tx(struct sk_buff *skb, struct bpf_prog *xdp_prog)
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 	}
 	/* trace_xdp_exception(dev, prog, XDP_TX) */
-	dev_pcpu_stats(dev)->tx_dropped++;
-	dev_count_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
+	netdev_drop(dev, NETDEV_DROP_XDP_TX_ERR, 1);
 }
 
 /* dev_map_bpf_prog_run_skb(): the devmap entry's (egress) program. */
@@ -564,7 +562,7 @@ static u32 dev_map_bpf_prog_run_skb(struct sk_buff *skb, struct net_device *tgt,
 		__skb_push(skb, skb->mac_len);
 		break;
 	default:
-		dev_count_drop(tgt, NETDEV_DROP_DEVMAP_PROG, 1);
+		netdev_drop(tgt, NETDEV_DROP_DEVMAP_PROG, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_XDP);
 		break;
 	}
@@ -584,7 +582,7 @@ int xdp_do_generic_redirect(struct net_device *dev, struct sk_buff *skb,
 
 	(void)dev;
 	(void)xdp;
-	/* Consumed here, whatever the outcome (linux-semantics J.8). */
+	/* Consumed here, whatever the outcome, as the kernel's xdp_do_generic_redirect(). */
 	ri->map_id = 0;
 	ri->flags = 0;
 	ri->map_type = BPF_MAP_TYPE_UNSPEC;
@@ -652,7 +650,7 @@ int do_xdp_generic(struct bpf_prog *xdp_prog, struct sk_buff **pskb)
 		err = xdp_do_generic_redirect(dev, *pskb, &xdp, xdp_prog);
 		if (unlikely(err)) {
 			/* xdp_redirect_err, then SKB_DROP_REASON_XDP */
-			dev_count_drop(dev, xdp_redirect_drop_reason(err), 1);
+			netdev_drop(dev, xdp_redirect_drop_reason(err), 1);
 			kfree_skb_reason(*pskb, SKB_DROP_REASON_XDP);
 		}
 		break;

@@ -4,7 +4,7 @@
  * per-switch drop counters.
  *
  * Theory of operation.
- * A switch (net/dsa/switch.c, `link add sw0 type dsa-switch ports N tag
+ * A switch (drivers/net/dsa/switch.c, `link add sw0 type dsa-switch ports N tag
  * PROTO [conduit NAME]`) has N front ports and a CPU port. The CPU port is
  * cabled to the conduit, a host Ethernet netdev whose dsa_ptr points at
  * the CPU dsa_port (the kernel's dev->dsa_ptr); each front port i has a
@@ -103,7 +103,7 @@ int dsa_switch_rcv(struct sk_buff *skb, struct net_device *dev)
 	st->rx_bytes += skb->len + ETH_HLEN;
 	if (unlikely(!netif_running(skb->dev))) {
 		/* gro_cells_receive() on a down device */
-		dev_pcpu_stats(skb->dev)->rx_dropped++;
+		netdev_drop(skb->dev, NETDEV_DROP_RX_DOWN, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return NET_RX_DROP;
 	}

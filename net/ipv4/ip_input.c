@@ -246,8 +246,7 @@ static struct sk_buff *ip_rcv_core(struct sk_buff *skb, struct net_device *dev)
 
 	/* Frames for another host (promiscuous): dropped first. */
 	if (skb->pkt_type == PACKET_OTHERHOST) {
-		dev_pcpu_stats(dev)->rx_otherhost_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_OTHERHOST, 1);
+		netdev_drop(dev, NETDEV_DROP_OTHERHOST, 1);
 		drop_reason = SKB_DROP_REASON_OTHERHOST;
 		goto drop;
 	}

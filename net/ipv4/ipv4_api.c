@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The IPv4 verbs of the public API (include/uxdp/uxdp_link.h): parse the
+ * The IPv4 verbs of the public API (include/uxdp/uxdp_ip.h): parse the
  * iproute2-style arguments (addresses, prefixes, MACs, device names) and
  * call the FIB, address, neighbour and sysctl code; format the tables for
  * `addr/route/neigh show` and the SNMP counters for `snmp`.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The interface under an afxdp device is removed while uxdp runs (issue 8):
+# The interface under an afxdp device is removed while uxdp runs:
 # uxdp must say which device lost which interface, end the run well before
 # its duration, exit normally with its JSON report (interface_gone = 1 in
 # the driver counters), and leave nothing behind. Also: the kernel-facing

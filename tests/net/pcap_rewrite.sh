@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# A capture through uxdp and back (issue 7): an input pcap (written here by
+# A capture through uxdp and back: an input pcap (written here by
 # a small generator: UDP, TCP, ICMP, a zero UDP checksum, IP options, a
 # non-first fragment, frames with addresses not to rewrite, ARP, IPv6) is
 # read by a pcap device; examples/progs/xdp_rewrite_addr.o rewrites the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# uxdp as an IPv4 router on AF_PACKET (issue 7):
+# uxdp as an IPv4 router on AF_PACKET:
 #   ns A 198.18.0.2/24 ─veth─ [ns R: uxdp, r0 = afpacket on the A side, r1 =
 #   afpacket on the B side (QUEUES sockets each, fanout), 198.18.0.1/24 and
 #   198.19.0.1/24, ip_forward=1] ─veth─ ns B 198.19.0.2/24

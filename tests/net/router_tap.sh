@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# uxdp as an IPv4 router between a TAP and AF_PACKET (issue 7):
+# uxdp as an IPv4 router between a TAP and AF_PACKET:
 #   ns A: uxpt0 198.18.0.2/24, the kernel end of uxdp's tap t0 (created by
 #   uxdp in A with `netns`, QUEUES queues) ═ [ns R: uxdp, t0 = tap,
 #   r1 = afpacket on the B side, 198.18.0.1/24 and 198.19.0.1/24,

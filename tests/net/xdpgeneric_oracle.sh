@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Generic XDP, the kernel as the oracle (linux-semantics.md C): for each
+# Generic XDP, the kernel as the oracle: for each
 # program of xdp_generic_oracle.o, the same linear frame goes
 #   kernel: AF_PACKET on xgb (namespace B) -> veth -> xga (namespace A,
 #           `ip link set dev xga xdpgeneric obj F program P`) -> XDP_TX -> xgb,

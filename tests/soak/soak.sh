@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Soak (issue 8): the veth-bulk and dsa-cb topologies and generic XDP, each
+# Soak: the veth-bulk and dsa-cb topologies and generic XDP, each
 # in its own uxdp process, at full rate with random frame sizes and ~1 %
 # malformed frames (gen `size MIN-MAX malformed 1`), in three segments per
 # topology (`run` lines, knobs varied between them, the last one with two

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uxdp-bench dsa: the dsa-cb experiment (linux-semantics H.1) as a
+ * uxdp-bench dsa: the dsa-cb experiment (Documentation/architecture.rst) as a
  * benchmark. gen -(xdp_redirect_map)-> sw0p3 -> sja1105 tag -> conduit eth2
  * -> swp3 -> IPv4 forward -> swp2 (dsa_user_xmit) -> eth2 -> sw0p2 -> v0
  * => v1 (xdp1 counter), one worker, 64-byte UDP. The four cells are
  * cb_clear {full, tagger} x tx_ts_classify {always, requested}; each
  * round runs every cell once in a fresh order (interleaved) and keeps the
  * pkt/s at v1; the table gives median, min, max and the spread
- * ((max - min) / median), and the ratio of each median to the seed's
+ * ((max - min) / median), and the ratio of each median to the published
  * baseline cell (full, always = the 5.12 kernel).
  *
  * `--cell NAME --count N` runs one cell for exactly N frames and nothing

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uxdp-bench generic: the xdpgeneric-linearize experiment (seed patch 3,
- * linux-semantics.md C.6 / H.3) as a micro-benchmark. Header-split skbs
+ * uxdp-bench generic: the xdpgeneric-linearize experiment (the 2020 patch,
+ * Documentation/architecture.rst) as a micro-benchmark. Header-split skbs
  * (128 B linear, the payload in page frags, as a NIC with header split or
  * GRO gives them; built from page-pool pages exactly as gen builds them,
  * and recycled as in gen's NAPI poll) of 1500 B and 64 KiB (17 frags) go through
  * netif_receive_skb() into a device with a generic XDP program that reads
  * the headers and passes (examples/progs/xdp_generic.o):
  *   linearize=1  xdp_generic_hdr, xdpgeneric_linearize 1 (the kernel)
- *   linearize=0  xdp_generic_hdr, xdpgeneric_linearize 0 (the seed patch)
+ *   linearize=0  xdp_generic_hdr, xdpgeneric_linearize 0 (the patch)
  *   xdp.frags    xdp_generic_hdr_frags, 6.9+: copy into page-pool frags
  * The hook samples its latency (TSC, probe cost subtracted): p50/p90/p99
  * of the whole hook, of the program's own run and of the copy block. A

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * uxdp-bench veth: the veth-bulk experiment (linux-semantics H.2) as a
+ * uxdp-bench veth: the veth-bulk experiment (Documentation/architecture.rst) as a
  * benchmark. gen ─(xdp_redirect_map, devmap[0] = veth0)─► veth0 ⇒ veth1
  * (xdp_rxq_info, XDP_PASS or XDP_DROP), one worker, 64-byte UDP frames.
  * For each round, every (action, xdp_batch) cell runs once, cells in a
@@ -16,7 +16,6 @@
  * and veth1 is polled on the calling thread, so only one program runs per
  * frame and the skb allocation is a larger share of the cost.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # fwd_bench.sh: IPv4 forwarding rate between two network namespaces through
 # a router namespace R, for several routers measured with the same generator
-# in the same run (issue 7's benchmark):
+# in the same run:
 #
 #   ns A: generator ─veth─ ns R: ROUTER ─veth─ ns B: counted at its interface
 #

@@ -30,7 +30,7 @@
  * (Ir(big) - Ir(small)) / (packets(big) - packets(small)) at the measured
  * device: set-up cost cancels, the figure is deterministic.
  *
- * Statistics (lib/stats.c): per variant the median, quartiles and a robust
+ * Statistics (stats.c): per variant the median, quartiles and a robust
  * spread; against the first variant the 25 % trimmed mean of the paired
  * log ratios with a 95 % bootstrap CI that resamples blocks of two
  * generations (stats_paired_ci), and a verdict. --precision P% stops once
@@ -38,7 +38,7 @@
  * generations).
  *
  * Kernel: none (the lab around the datapath; the question comes from the
- * veth bulking thread, linux-semantics H.2)
+ * veth bulking thread, Documentation/experiments.md)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -65,8 +65,8 @@
  * the tool's sources (tools/uxdp, tests/fuzz) finds them without reaching
  * include/ as a whole.
  */
-#include "../../include/lib/stats.h"
-#include "../../include/lib/svg.h"
+#include "stats.h"
+#include "svg.h"
 
 #define AB_MAX_VARIANTS		8
 #define AB_MAX_ROUNDS		5000

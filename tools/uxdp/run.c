@@ -18,7 +18,7 @@
  * records (run_trace.c).
  * With -j nothing is printed until the end: one JSON document holds the
  * last run's fields at the top level (duration_s, devices, ...) and every
- * run in "runs" (design.md §6). A script with several labelled runs ends
+ * run in "runs" (Documentation/index.rst, tools/uxdp/script.h). A script with several labelled runs ends
  * with a summary table of the measured device's rate per label. For the
  * soak test each run's JSON also holds the process's resident set at its
  * start and end (rss_kb, VmRSS), the skbs freed per drop reason during the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Topology scripts (design.md §6): the line reader and the commands it
+ * Topology scripts: the line reader and the commands it
  * dispatches to (iplink.c, map.c, run.c). A command handler gets the
  * tokens after its object name and returns 0, 1 (runtime failure) or 2
  * (bad input); it reports what is wrong with script_err(), which prefixes

@@ -6,7 +6,6 @@
 #ifndef _UXDP_TESTS_ENGINE_TEST_UTIL_H
 #define _UXDP_TESTS_ENGINE_TEST_UTIL_H
 
-#define UXDP_XDP_BUFF_INLINES
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
@@ -137,20 +136,59 @@ static inline int test_napi_drain(void)
 	return total;
 }
 
+/*
+ * The device's own drop counters agree with its drop reasons: rx_dropped,
+ * tx_dropped, rx_otherhost_dropped and rx_nohandler as netdev_drop()
+ * counted them (before a driver's ndo_get_stats64 folds in a peer's) equal
+ * the sums of the reasons of each direction. Checked on every test_info(),
+ * so on every drop path a test looks at.
+ */
+static inline void test_drop_dirs_check(const char *name)
+{
+	u64 want[NETDEV_DROP_DIR_NOHANDLER + 1] = { 0 }, got[NETDEV_DROP_DIR_NOHANDLER + 1] = { 0 };
+	struct net_device *dev = test_dev(name);
+	u64 d[NETDEV_DROP_MAX];
+
+	dev_get_drop_stats(dev, d);
+	for (int r = 0; r < NETDEV_DROP_MAX; r++)
+		want[netdev_drop_reason_dir(r)] += d[r];
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct netdev_pcpu_stats *p = &dev->pcpu_stats[cpu];
+
+		got[NETDEV_DROP_DIR_RX] += p->rx_dropped;
+		got[NETDEV_DROP_DIR_TX] += p->tx_dropped;
+		got[NETDEV_DROP_DIR_OTHERHOST] += p->rx_otherhost_dropped;
+		got[NETDEV_DROP_DIR_NOHANDLER] += p->rx_nohandler;
+	}
+	for (int i = NETDEV_DROP_DIR_RX; i <= NETDEV_DROP_DIR_NOHANDLER; i++)
+		ck_assert_msg(got[i] == want[i], "%s: drop counter %d is %llu, its reasons sum to %llu",
+			      name, i, (unsigned long long)got[i], (unsigned long long)want[i]);
+}
+
 static inline struct uxdp_link_info test_info(const char *name)
 {
 	struct uxdp_link_info li = { .sz = sizeof(li) };
 
 	ck_assert_int_eq(uxdp_link_get_info(uxdp_link_ifindex(name), &li), 0);
+	test_drop_dirs_check(name);
 	return li;
+}
+
+/* Drops of @name under the reason named @reason (core and driver rows). */
+static inline u64 test_drop_name(const char *name, const char *reason)
+{
+	u64 d[NETDEV_DROP_MAX], sum = 0;
+
+	dev_get_drop_stats(test_dev(name), d);
+	for (int i = 0; i < NETDEV_DROP_MAX; i++)
+		if (netdev_drop_reason_name(i) && !strcmp(netdev_drop_reason_name(i), reason))
+			sum += d[i];
+	return sum;
 }
 
 static inline u64 test_drop(const char *name, enum netdev_drop_reason r)
 {
-	u64 d[NETDEV_DROP_MAX];
-
-	dev_get_drop_stats(test_dev(name), d);
-	return d[r];
+	return test_drop_name(name, netdev_drop_reason_name(r));
 }
 
 static inline void test_leak_check(struct page_pool *pool)

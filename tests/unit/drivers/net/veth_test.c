@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * veth against linux-semantics D: the ptr_ring's lazy release, NAPI only
+ * veth against the 6.x driver: the ptr_ring's lazy release, NAPI only
  * with an XDP program on the receiving side, the ndo_xdp_xmit stop rules
  * (MTU, ring full) and their counters, budget 64 per poll, every verdict
  * of the frame path and the skb path, bulk skb allocation and its
@@ -164,7 +164,7 @@ START_TEST(ring_full_stops_batch)
 	sent = xmit(veth0, 300, 64, 0, fr);
 	ck_assert_int_eq(sent, 256);
 	free_rest(fr, sent, 300);
-	ck_assert_uint_eq(test_drop("veth1", NETDEV_DROP_RING_FULL), 44);
+	ck_assert_uint_eq(test_drop_name("veth1", "RING_FULL"), 44);
 	/* Counted on the receiving rq: veth1 rx_dropped, veth0 tx_dropped. */
 	ck_assert_uint_eq(test_info("veth1").rx_dropped, 44);
 	ck_assert_uint_eq(test_info("veth0").tx_dropped, 44);

@@ -16,7 +16,6 @@
 #include <sys/socket.h>
 #include <linux/if_ether.h>
 
-#define UXDP_XDP_BUFF_INLINES
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sk_buff operations against linux-semantics.md §A and checklist §J 1-3:
+ * sk_buff operations against the kernel's semantics:
  * geometry after every kind of allocation, put/push/pull/trim and their
  * BUG conditions, clones vs shared skbs, copies, pskb_expand_head slack,
  * skb_cow alignment, __pskb_pull_tail slack, linearisation (with a
@@ -411,7 +411,7 @@ START_TEST(test_expand_head_negative_bugs)
 END_TEST
 #endif
 
-/* ---- refcounts, clones, sharing (§J 1) ---- */
+/* ---- refcounts, clones, sharing ---- */
 
 START_TEST(test_shared_vs_cloned)
 {
@@ -584,7 +584,7 @@ START_TEST(test_pskb_copy_shares_frags)
 }
 END_TEST
 
-/* ---- reallocation (§A.6, §J 3) ---- */
+/* ---- reallocation ---- */
 
 START_TEST(test_pskb_expand_head_exact)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic (skb-mode) XDP against linux-semantics.md C: which bytes the
+ * Generic (skb-mode) XDP against the kernel's do_xdp_generic(): which bytes the
  * program sees in each mode (xdpgeneric_linearize 1 and 0, xdp.frags),
  * when the skb is copied (cloned, non-linear, headroom < 256 at the MAC
  * header), the skb after each verdict and after adjust_head/adjust_tail/
@@ -8,7 +8,6 @@
  * rules, the knob, rx queue, latency sampling, no leaked skbs.
  * examples/progs/xdp_generic.o is the program.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
@@ -464,7 +463,7 @@ START_TEST(adjust_tail_tx_and_tail_quirk)
 	skb = tx_cap.skb[0];
 	ck_assert_uint_eq(skb->len, 900);
 	ck_assert(!memcmp(skb->data, frame, 900));
-	/* C.4.2: the kernel sets tail from L3 with an L2 length: mac_len late */
+	/* The kernel sets tail from L3 with an L2 length: mac_len late */
 	ck_assert_int_eq(skb_tail_pointer(skb) - skb->data, 900 + ETH_HLEN);
 }
 END_TEST

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * XDP memory core: xdp_buff setup, xdp_convert_buff_to_frame (written in
- * the headroom, failing exactly when headroom - metasize < 40, checklist
- * §J 7), frame <-> buff round trip, xdp_build_skb_from_frame geometry
- * (§B.9: headroom, len, metadata, frags, truesize, recycling), frame
+ * the headroom, failing exactly when headroom - metasize < 40), frame <-> buff round trip, xdp_build_skb_from_frame geometry
+ * (headroom, len, metadata, frags, truesize, recycling), frame
  * returns per memory model, and xdp_alloc_skb_bulk (all or nothing).
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <string.h>
 #include <arpa/inet.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * DSA: taggers byte-exact against linux-semantics E (sja1105 TPID 0xDADB
+ * DSA: taggers byte-exact against the kernel's taggers (sja1105 TPID 0xDADB
  * with the current tag_8021q VID layout, ocelot-8021q 0x8100, Marvell DSA
  * and EDSA incl. the 802.1Q in-place rewrite with CFI moved), encode /
  * decode round trips through the switch chip's side, malformed tags

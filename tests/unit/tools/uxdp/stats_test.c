@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lib/stats.c on synthetic data with known answers: order statistics, a
+ * tools/uxdp/stats.c on synthetic data with known answers: order statistics, a
  * reproducible bootstrap, a 1 % shift under 0.3 % noise is detected and
  * its CI covers 1 %, equal distributions give "no difference" in at least
  * 95 % of 200 seeded trials (the interval's coverage), drift shared by
@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <lib/stats.h>
+#include "stats.h"
 
 #include "uxdp_test.h"
 

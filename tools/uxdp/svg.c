@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SVG writer for lab plots (include/lib/svg.h): axes with "nice" ticks
+ * SVG writer for lab plots (svg.h): axes with "nice" ticks
  * (1, 2, 5 x 10^k steps), a colour per series, XML-escaped labels.
  *
  * Kernel: none (lib/ plumbing)
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lib/svg.h>
+#include "svg.h"
 
 #define W		720
 #define H		420

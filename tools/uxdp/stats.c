@@ -2,7 +2,7 @@
 /*
  * Statistics for the lab (uxdp ab): order statistics, the paired ratio
  * bootstrap and the verdict sentence. What is estimated and why is at the
- * top of include/lib/stats.h; Documentation/lab.md explains it for users.
+ * top of stats.h; Documentation/lab.md explains it for users.
  * Pure functions of their inputs and a seed: no global state, no printing.
  *
  * Kernel: none (lib/ plumbing)
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <lib/stats.h>
+#include "stats.h"
 
 void stats_prng_seed(struct stats_prng *r, uint64_t seed)
 {

@@ -25,7 +25,6 @@
  *	    NAPI of its own); no FDB, VLAN table or learning: the CPU port
  *	    forwards by the tag only, front ports only toward the CPU.
  */
-#define UXDP_XDP_BUFF_INLINES
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * uxdp IPv4: addresses, routes, static neighbours, sysctl and the Ip:/Icmp:
+ * SNMP counters, as `ip addr`, `ip route`, `ip neigh`, `sysctl` and
+ * `nstat` see them. int functions return 0 or -errno; messages for a user
+ * go to the caller's @err buffer.
+ *
+ * Kernel: rtnetlink RTM_NEWADDR, RTM_NEWROUTE, RTM_NEWNEIGH; /proc/net/snmp
+ */
+#ifndef _UXDP_UXDP_IP_H
+#define _UXDP_UXDP_IP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uxdp.h"
+
+/**
+ * uxdp_ip_addr_add() - `addr add A.B.C.D/LEN dev NAME`: the address, its
+ * local route and its connected route. 0 or -errno, @err says why.
+ */
+UXDP_API int uxdp_ip_addr_add(const char *dev, const char *cidr, char *err, size_t errlen);
+/**
+ * uxdp_ip_route_add() - `route add PREFIX[/LEN] [via GW] [dev NAME]` (PREFIX
+ * may be "default"); @type "unicast" (NULL), "blackhole", "unreachable" or
+ * "prohibit". 0 or -errno, @err says why.
+ */
+UXDP_API int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
+			       const char *dev, char *err, size_t errlen);
+/** uxdp_ip_neigh_add() - `neigh add IP lladdr MAC dev NAME` (permanent). */
+UXDP_API int uxdp_ip_neigh_add(const char *ip, const char *lladdr, const char *dev,
+			       char *err, size_t errlen);
+/** uxdp_sysctl_set() - `sysctl net.ipv4.KEY=VALUE`. 0, -ENOENT, -EINVAL. */
+UXDP_API int uxdp_sysctl_set(const char *key, const char *value, char *err, size_t errlen);
+/**
+ * uxdp_ip_snmp_get() - the Ip: and Icmp: counters as "Ip.InReceives"-style
+ * names. Return: how many there are (fills up to @max).
+ */
+UXDP_API int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max);
+/**
+ * uxdp_ip_show() - line @i of `addr show` (@what 0), `route show` (1) or
+ * `neigh show` (2) into @buf. Return: 0, or -ENOENT past the end.
+ */
+UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
+/** uxdp_ip_reset() - forget addresses, routes, neighbours and counters. */
+UXDP_API void uxdp_ip_reset(void);
+
+#endif
