@@ -18,8 +18,9 @@
  *    conditional jumps refine both branches and prune dead ones, packet
  *    comparisons give ranges to every pointer of the same id. States at
  *    prune points are kept (states.c); a path reaching a state covered by
- *    a finished one stops there; loops are walked until they end or the
- *    1,000,000 processed-instruction limit is reached.
+ *    a finished one stops there, comparing only the scalars whose values
+ *    mattered (precision, backtrack.c); loops are walked until they end or
+ *    the 1,000,000 processed-instruction limit is reached.
  * 3. bpf_do_fixups() (fixups.c): ctx loads rewritten for struct xdp_buff,
  *    helper calls, tail calls and bpf-to-bpf calls into the internal forms
  *    of <linux/bpf_verifier.h>, dead code trapped, stack depth per call
@@ -39,12 +40,9 @@
  *	   check_helper_call(), check_func_arg(), check_func_call(),
  *	   prepare_func_exit(), check_return_code(), check_reference_leak();
  *	   net/core/filter.c xdp_is_valid_access()
- * Differs: no precision or read-liveness backtracking: every scalar is
- *	    compared as if precise when states are matched (registers dead by
- *	    the static liveness of cfg.c are ignored), which can explore more
- *	    states than the kernel; no Spectre sanitation (a privileged
- *	    loader's kernel does none either); no BTF-typed pointers or
- *	    kfuncs.
+ * Differs: no Spectre sanitation (a privileged loader's kernel does none
+ *	    either); no BTF-typed pointers or kfuncs. Precision marks come
+ *	    from backtrack.c, liveness from cfg.c's static analysis.
  */
 #include <errno.h>
 #include <stdarg.h>
