@@ -402,10 +402,13 @@ static void mark_all_scalars(struct bpf_verifier_state *st, bool precise)
 	}
 }
 
-/* The fallback: every scalar of @st and its parents is precise. */
+/*
+ * The fallback: every scalar of @st's parents is precise (marks in @st
+ * itself would be forgotten at its next checkpoint anyway).
+ */
 static void mark_all_scalars_precise(struct bpf_verifier_state *st)
 {
-	for (; st; st = st->parent)
+	for (st = st->parent; st; st = st->parent)
 		mark_all_scalars(st, true);
 }
 

@@ -562,7 +562,8 @@ static void insn_use_def(const struct bpf_insn *insn, u16 *use, u16 *def)
 
 /*
  * Register liveness, a backward fixpoint over each function's flow graph
- * (a bpf-to-bpf call reads R1-R5 and writes R0-R5 like a helper). A state
+ * (a helper reads the arguments of its prototype, a bpf-to-bpf call reads
+ * R1-R5; both write R0-R5). A state
  * whose registers differ only where they are dead covers the other; this
  * is what keeps the walk linear where paths merge (kernel: the liveness
  * marks of mark_reg_read()/propagate_liveness(), computed here up front).
@@ -638,6 +639,25 @@ static void compute_live_slots(struct bpf_verifier_env *env)
 	}
 }
 
+/*
+ * A helper reads only the arguments its prototype declares (kernel:
+ * get_call_summary()); one without a prototype here is refused by the walk.
+ */
+static u16 helper_arg_regs(struct bpf_verifier_env *env, const struct bpf_insn *insn)
+{
+	const struct bpf_func_proto *fn = NULL;
+	u16 use = 0;
+	u32 i;
+
+	if (insn->imm >= 0 && insn->imm < __BPF_FUNC_MAX_ID && env->get_proto)
+		fn = env->get_proto(insn->imm);
+	if (!fn)
+		return 0x3e;
+	for (i = 0; i < ARRAY_SIZE(fn->arg_type) && fn->arg_type[i] != ARG_DONTCARE; i++)
+		use |= 1u << (BPF_REG_1 + i);
+	return use;
+}
+
 int bpf_compute_live_regs(struct bpf_verifier_env *env)
 {
 	const struct bpf_insn *insns = env->prog->insnsi;
@@ -658,6 +678,8 @@ int bpf_compute_live_regs(struct bpf_verifier_env *env)
 			if (aux->is_ldimm_second)
 				continue;
 			insn_use_def(insn, &use, &def);
+			if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == 0)
+				use = helper_arg_regs(env, insn);
 			if (insn->code == (BPF_JMP | BPF_EXIT)) {
 				out = 0;
 			} else if (insn->code == (BPF_JMP | BPF_JA) ||
