@@ -26,17 +26,19 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 	bool is64 = BPF_CLASS(insn->code) == BPF_ALU64;
 	bool x = BPF_SRC(insn->code) == BPF_X;
 
+	/* not in the kernel's opcode table: NEG from a register, 64-bit bswap to BE */
+	if ((op == BPF_NEG && x) || (op == BPF_END && is64 && x))
+		goto unknown;
 	switch (op) {
 	case BPF_NEG:
-		if (x || insn->src_reg || insn->off || insn->imm) {
+		if (insn->src_reg || insn->off || insn->imm) {
 			vinsn(env, i, "BPF_NEG uses reserved fields");
 			return -EINVAL;
 		}
 		return 0;
 	case BPF_END:
 		if (insn->src_reg || insn->off ||
-		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64) ||
-		    (is64 && x)) {
+		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64)) {
 			vinsn(env, i, "BPF_END uses reserved fields");
 			return -EINVAL;
 		}
@@ -73,10 +75,10 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 			return -EINVAL;
 		}
 		return 0;
-	default:
-		vinsn(env, i, "unknown opcode %02x", insn->code);
-		return -EINVAL;
 	}
+unknown:
+	vinsn(env, i, "unknown opcode %02x", insn->code);
+	return -EINVAL;
 }
 
 static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bpf_insn *insn)
