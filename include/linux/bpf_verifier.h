@@ -57,6 +57,9 @@
 #define BPF_LOAD_ACQ		0x100
 #define BPF_STORE_REL		0x110
 #endif
+#ifndef BPF_ADDR_SPACE_CAST
+#define BPF_ADDR_SPACE_CAST	1
+#endif
 #define BPF_MAX_LOOPS		(8 * 1024 * 1024)	/* may_goto budget */
 /* Run-time budget for loops the checker does not bound (see core.c). */
 #define BPF_INSN_BUDGET		(1 << 24)
@@ -314,6 +317,7 @@ struct bpf_insn_aux_data {
 	u16 live_regs;		/* registers read before written from here on */
 	bool seen;
 	bool is_ldimm_second;
+	const char *reserved_msg;	/* reserved fields set: reported when walked */
 	u8 access;		/* enum bpf_access_kind */
 	u32 region;
 	s32 ctx_field;		/* ACC_CTX: offset in struct xdp_md */

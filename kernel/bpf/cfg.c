@@ -20,6 +20,18 @@
 #include <linux/filter.h>
 #include <net/xdp.h>
 
+/*
+ * Linux checks an instruction's reserved fields when the walk reaches it,
+ * after the CFG checks and whatever the walk refuses first (do_check()).
+ * Keep the message for the walk: it reports it at @i (check_reserved_fields()).
+ */
+static int defer_reserved(struct bpf_verifier_env *env, u32 i, const char *msg)
+{
+	if (!env->aux[i].reserved_msg)
+		env->aux[i].reserved_msg = msg;
+	return 0;
+}
+
 static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bpf_insn *insn)
 {
 	u8 op = BPF_OP(insn->code);
@@ -31,40 +43,35 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 		goto unknown;
 	switch (op) {
 	case BPF_NEG:
-		if (insn->src_reg || insn->off || insn->imm) {
-			vinsn(env, i, "BPF_NEG uses reserved fields");
-			return -EINVAL;
-		}
+		if (insn->src_reg || insn->off || insn->imm)
+			return defer_reserved(env, i, "BPF_NEG uses reserved fields");
 		return 0;
 	case BPF_END:
 		if (insn->src_reg || insn->off ||
-		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64)) {
-			vinsn(env, i, "BPF_END uses reserved fields");
-			return -EINVAL;
-		}
+		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64))
+			return defer_reserved(env, i, "BPF_END uses reserved fields");
 		return 0;
 	case BPF_MOV:
+		if (x && is64 && insn->off == BPF_ADDR_SPACE_CAST)
+			return defer_reserved(env, i, insn->imm != 1 && insn->imm != 1 << 16 ?
+				"addr_space_cast insn can only convert between address space 1 and 0" :
+				"addr_space_cast insn can only be used in a program that has an associated arena");
 		if (x) {
 			bool off_ok = insn->off == 0 || insn->off == 8 || insn->off == 16 ||
 				      (is64 && insn->off == 32);
 
-			if (insn->imm || !off_ok) {
-				vinsn(env, i, "BPF_MOV uses reserved fields");
-				return -EINVAL;
-			}
+			if (insn->imm || !off_ok)
+				return defer_reserved(env, i, "BPF_MOV uses reserved fields");
 		} else if (insn->src_reg || insn->off) {
-			vinsn(env, i, "BPF_MOV uses reserved fields");
-			return -EINVAL;
+			return defer_reserved(env, i, "BPF_MOV uses reserved fields");
 		}
 		return 0;
 	case BPF_ADD: case BPF_SUB: case BPF_MUL: case BPF_OR: case BPF_AND:
 	case BPF_LSH: case BPF_RSH: case BPF_XOR: case BPF_ARSH:
 	case BPF_DIV: case BPF_MOD:
 		if ((insn->off != 0 && !((op == BPF_DIV || op == BPF_MOD) && insn->off == 1)) ||
-		    (x ? insn->imm != 0 : insn->src_reg != 0)) {
-			vinsn(env, i, "BPF_ALU uses reserved fields");
-			return -EINVAL;
-		}
+		    (x ? insn->imm != 0 : insn->src_reg != 0))
+			return defer_reserved(env, i, "BPF_ALU uses reserved fields");
 		if (!x && (op == BPF_DIV || op == BPF_MOD) && insn->imm == 0) {
 			vinsn(env, i, "div by zero");
 			return -EINVAL;
@@ -89,10 +96,8 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 
 	switch (op) {
 	case BPF_JA:
-		if (x || insn->src_reg || insn->dst_reg || (is32 ? insn->off : insn->imm)) {
-			vinsn(env, i, "BPF_JA uses reserved fields");
-			return -EINVAL;
-		}
+		if (x || insn->src_reg || insn->dst_reg || (is32 ? insn->off : insn->imm))
+			return defer_reserved(env, i, "BPF_JA uses reserved fields");
 		return 0;
 	case BPF_CALL:
 		if (is32)
@@ -102,18 +107,14 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 			return -EINVAL;
 		}
 		if (x || insn->off || insn->dst_reg ||
-		    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL)) {
-			vinsn(env, i, "BPF_CALL uses reserved fields");
-			return -EINVAL;
-		}
+		    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL))
+			return defer_reserved(env, i, "BPF_CALL uses reserved fields");
 		return 0;
 	case BPF_EXIT:
 		if (is32)
 			break;
-		if (x || insn->imm || insn->src_reg || insn->dst_reg || insn->off) {
-			vinsn(env, i, "BPF_EXIT uses reserved fields");
-			return -EINVAL;
-		}
+		if (x || insn->imm || insn->src_reg || insn->dst_reg || insn->off)
+			return defer_reserved(env, i, "BPF_EXIT uses reserved fields");
 		return 0;
 	case BPF_JCOND:
 		if (is32)
@@ -126,10 +127,8 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 	case BPF_JEQ: case BPF_JGT: case BPF_JGE: case BPF_JSET: case BPF_JNE:
 	case BPF_JSGT: case BPF_JSGE: case BPF_JLT: case BPF_JLE: case BPF_JSLT:
 	case BPF_JSLE:
-		if (x ? insn->imm != 0 : insn->src_reg != 0) {
-			vinsn(env, i, "BPF_JMP/JMP32 uses reserved fields");
-			return -EINVAL;
-		}
+		if (x ? insn->imm != 0 : insn->src_reg != 0)
+			return defer_reserved(env, i, "BPF_JMP/JMP32 uses reserved fields");
 		return 0;
 	}
 	vinsn(env, i, "unknown opcode %02x", insn->code);

@@ -3003,6 +3003,30 @@ static void drop_pushed_branch(struct bpf_verifier_env *env)
 	free_verifier_state(&e->st, false);
 }
 
+/*
+ * An instruction with reserved fields set (cfg.c): refused here, when the
+ * walk reaches it, as Linux's do_check() does; a conditional jump reads
+ * its destination register first (check_cond_jmp_op()).
+ */
+static int check_reserved_fields(struct bpf_verifier_env *env)
+{
+	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
+	const char *msg = env->aux[env->insn_idx].reserved_msg;
+	u8 op = BPF_OP(insn->code);
+	int err;
+
+	if (!msg)
+		return 0;
+	if ((BPF_CLASS(insn->code) == BPF_JMP || BPF_CLASS(insn->code) == BPF_JMP32) &&
+	    op != BPF_JA && op != BPF_CALL && op != BPF_EXIT && op != BPF_JCOND) {
+		err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+		if (err)
+			return err;
+	}
+	verr(env, "%s", msg);
+	return -EINVAL;
+}
+
 static int do_check_insn(struct bpf_verifier_env *env, bool *do_exit)
 {
 	struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
@@ -3147,7 +3171,7 @@ static int do_check(struct bpf_verifier_env *env)
 			goto out;
 		env->aux[env->insn_idx].seen = true;
 		this_insn = env->insn_idx;
-		err = do_check_insn(env, &do_exit);
+		err = check_reserved_fields(env) ?: do_check_insn(env, &do_exit);
 		if (err)
 			goto out;
 		env->prev_insn_idx = this_insn;
