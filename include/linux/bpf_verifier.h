@@ -33,6 +33,8 @@
 #ifndef _UXDP_LINUX_BPF_VERIFIER_H
 #define _UXDP_LINUX_BPF_VERIFIER_H
 
+#include <string.h>
+
 #include <linux/bpf.h>
 #include <linux/compiler.h>
 #include <linux/tnum.h>
@@ -54,6 +56,9 @@
 #ifndef BPF_LOAD_ACQ
 #define BPF_LOAD_ACQ		0x100
 #define BPF_STORE_REL		0x110
+#endif
+#ifndef BPF_ADDR_SPACE_CAST
+#define BPF_ADDR_SPACE_CAST	1
 #endif
 #define BPF_MAX_LOOPS		(8 * 1024 * 1024)	/* may_goto budget */
 /* Run-time budget for loops the checker does not bound (see core.c). */
@@ -252,6 +257,48 @@ struct bpf_verifier_state {
 	void *active_lock_ptr;	/* ... and its map (NULL: no lock held) */
 	u32 may_goto_depth;
 	u32 callback_unroll_depth;
+	/* Precision backtracking (backtrack.c): the instructions walked
+	 * since the parent state, first_insn_idx .. last_insn_idx, and the
+	 * non-linear steps among them, env->insn_hist[insn_hist_start,
+	 * insn_hist_end). */
+	u32 first_insn_idx;
+	u32 last_insn_idx;
+	u32 insn_hist_start;
+	u32 insn_hist_end;
+};
+
+/* A linked scalar (same id) a conditional jump refined: a register or a
+ * spilled slot of frame @frameno. */
+struct bpf_linked_reg {
+	u8 frameno;
+	u8 regno;		/* register, or stack slot when !is_reg */
+	bool is_reg;
+};
+
+#define BPF_MAX_LINKED_REGS	6
+
+/* insn_hist flags: a spill or fill of slot spi of frame frameno. */
+#define INSN_F_FRAMENO_MASK	0x7
+#define INSN_F_SPI_MASK		0x3f
+#define INSN_F_SPI_SHIFT	3
+#define INSN_F_STACK_ACCESS	(1u << 9)
+
+/* One step of a path the walk did not take linearly, or an instruction
+ * that touched a stack slot or refined linked scalars. Kernel: struct
+ * bpf_insn_hist_entry. */
+struct bpf_insn_hist_entry {
+	u32 idx;
+	u32 prev_idx;
+	u32 flags;
+	u32 nr_linked;
+	struct bpf_linked_reg linked[BPF_MAX_LINKED_REGS];
+};
+
+/* Registers and stack slots, per frame, whose precision is still sought. */
+struct backtrack_state {
+	u32 frame;
+	u32 reg_masks[MAX_CALL_FRAMES];
+	u64 stack_masks[MAX_CALL_FRAMES];
 };
 
 struct bpf_verifier_state_list {
@@ -276,6 +323,7 @@ struct bpf_insn_aux_data {
 	u16 live_regs;		/* registers read before written from here on */
 	bool seen;
 	bool is_ldimm_second;
+	const char *reserved_msg;	/* reserved fields set: reported when walked */
 	u8 access;		/* enum bpf_access_kind */
 	u32 region;
 	s32 ctx_field;		/* ACC_CTX: offset in struct xdp_md */
@@ -347,6 +395,13 @@ struct bpf_verifier_env {
 	struct bpf_verifier_state_list *free_list;	/* evicted, still someone's parent */
 	/* a checker that leaves accesses to run-time checks (none today) */
 	bool legacy_checks;
+	bool bpf_capable;	/* privileged: scalars start imprecise */
+	/* backtrack.c: the jump history of the states on the current path */
+	struct bpf_insn_hist_entry *insn_hist;
+	u32 insn_hist_cap;
+	s32 cur_hist_ent;	/* entry of the current insn, or -1 */
+	struct backtrack_state bt;
+	u64 mark_precise_calls;
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)
@@ -511,6 +566,45 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx);
 /* The path ended: finished-branch accounting up the parents. */
 void update_branch_counts(struct bpf_verifier_env *env, struct bpf_verifier_state *st);
 void free_states(struct bpf_verifier_env *env);
+
+/* kernel/bpf/backtrack.c: precision tracking */
+#define BPF_REGMASK_ARGS	((1u << BPF_REG_1) | (1u << BPF_REG_2) | (1u << BPF_REG_3) | \
+				 (1u << BPF_REG_4) | (1u << BPF_REG_5))
+
+static inline void bt_init(struct backtrack_state *bt, u32 frame)
+{
+	memset(bt, 0, sizeof(*bt));
+	bt->frame = frame;
+}
+
+static inline void bt_set_frame_reg(struct backtrack_state *bt, u32 frame, u32 reg)
+{
+	bt->reg_masks[frame] |= 1u << reg;
+}
+
+static inline void bt_set_frame_slot(struct backtrack_state *bt, u32 frame, u32 spi)
+{
+	bt->stack_masks[frame] |= 1ull << spi;
+}
+
+/* The step into the current insn was not linear: record it. */
+int push_jmp_history_if_needed(struct bpf_verifier_env *env);
+/* Record @flags (INSN_F_*) and linked scalars for the current insn. */
+int push_insn_history(struct bpf_verifier_env *env, u32 flags,
+		      const struct bpf_linked_reg *linked, u32 nr_linked);
+u32 insn_stack_access_flags(u32 frameno, u32 spi);
+/*
+ * The value of scalar @regno of the current frame decides something: mark
+ * it, and whatever it was computed from, precise in the parent states.
+ * Returns 0 or a negative errno. Kernel: mark_chain_precision().
+ */
+int mark_chain_precision(struct bpf_verifier_env *env, u32 regno);
+/* The same for spilled scalar @spi of frame @frameno. */
+int mark_stack_slot_precise(struct bpf_verifier_env *env, u32 frameno, u32 spi);
+/* Backtrack what env->bt holds from the current state. */
+int mark_chain_precision_batch(struct bpf_verifier_env *env);
+void mark_all_scalars_imprecise(struct bpf_verifier_state *st);
+void free_insn_hist(struct bpf_verifier_env *env);
 
 /* kernel/bpf/fixups.c: pass 3 */
 int bpf_do_fixups(struct bpf_verifier_env *env);

@@ -260,6 +260,7 @@ struct uxdp_bpf_prog_desc {
 	const char *type;	/* "xdp" when loaded, else libbpf's type ("sched_cls", "unspec") */
 	const char *attach;	/* expected attach type ("xdp", "xdp_devmap", "xdp_cpumap") or "" */
 	const char *not_loaded;	/* why not, or NULL */
+	uint32_t verified_insns;	/* instructions the checker walked (bpf_prog_info's) */
 };
 
 struct uxdp_bpf_map_desc {

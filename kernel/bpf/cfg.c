@@ -21,49 +21,58 @@
 #include <linux/filter.h>
 #include <net/xdp.h>
 
+/*
+ * Linux checks an instruction's reserved fields when the walk reaches it,
+ * after the CFG checks and whatever the walk refuses first (do_check()).
+ * Keep the message for the walk: it reports it at @i (check_reserved_fields()).
+ */
+static int defer_reserved(struct bpf_verifier_env *env, u32 i, const char *msg)
+{
+	if (!env->aux[i].reserved_msg)
+		env->aux[i].reserved_msg = msg;
+	return 0;
+}
+
 static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bpf_insn *insn)
 {
 	u8 op = BPF_OP(insn->code);
 	bool is64 = BPF_CLASS(insn->code) == BPF_ALU64;
 	bool x = BPF_SRC(insn->code) == BPF_X;
 
+	/* not in the kernel's opcode table: NEG from a register, 64-bit bswap to BE */
+	if ((op == BPF_NEG && x) || (op == BPF_END && is64 && x))
+		goto unknown;
 	switch (op) {
 	case BPF_NEG:
-		if (x || insn->src_reg || insn->off || insn->imm) {
-			vinsn(env, i, "BPF_NEG uses reserved fields");
-			return -EINVAL;
-		}
+		if (insn->src_reg || insn->off || insn->imm)
+			return defer_reserved(env, i, "BPF_NEG uses reserved fields");
 		return 0;
 	case BPF_END:
 		if (insn->src_reg || insn->off ||
-		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64) ||
-		    (is64 && x)) {
-			vinsn(env, i, "BPF_END uses reserved fields");
-			return -EINVAL;
-		}
+		    (insn->imm != 16 && insn->imm != 32 && insn->imm != 64))
+			return defer_reserved(env, i, "BPF_END uses reserved fields");
 		return 0;
 	case BPF_MOV:
+		if (x && is64 && insn->off == BPF_ADDR_SPACE_CAST)
+			return defer_reserved(env, i, insn->imm != 1 && insn->imm != 1 << 16 ?
+				"addr_space_cast insn can only convert between address space 1 and 0" :
+				"addr_space_cast insn can only be used in a program that has an associated arena");
 		if (x) {
 			bool off_ok = insn->off == 0 || insn->off == 8 || insn->off == 16 ||
 				      (is64 && insn->off == 32);
 
-			if (insn->imm || !off_ok) {
-				vinsn(env, i, "BPF_MOV uses reserved fields");
-				return -EINVAL;
-			}
+			if (insn->imm || !off_ok)
+				return defer_reserved(env, i, "BPF_MOV uses reserved fields");
 		} else if (insn->src_reg || insn->off) {
-			vinsn(env, i, "BPF_MOV uses reserved fields");
-			return -EINVAL;
+			return defer_reserved(env, i, "BPF_MOV uses reserved fields");
 		}
 		return 0;
 	case BPF_ADD: case BPF_SUB: case BPF_MUL: case BPF_OR: case BPF_AND:
 	case BPF_LSH: case BPF_RSH: case BPF_XOR: case BPF_ARSH:
 	case BPF_DIV: case BPF_MOD:
 		if ((insn->off != 0 && !((op == BPF_DIV || op == BPF_MOD) && insn->off == 1)) ||
-		    (x ? insn->imm != 0 : insn->src_reg != 0)) {
-			vinsn(env, i, "BPF_ALU uses reserved fields");
-			return -EINVAL;
-		}
+		    (x ? insn->imm != 0 : insn->src_reg != 0))
+			return defer_reserved(env, i, "BPF_ALU uses reserved fields");
 		if (!x && (op == BPF_DIV || op == BPF_MOD) && insn->imm == 0) {
 			vinsn(env, i, "div by zero");
 			return -EINVAL;
@@ -74,10 +83,10 @@ static int check_alu_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 			return -EINVAL;
 		}
 		return 0;
-	default:
-		vinsn(env, i, "unknown opcode %02x", insn->code);
-		return -EINVAL;
 	}
+unknown:
+	vinsn(env, i, "unknown opcode %02x", insn->code);
+	return -EINVAL;
 }
 
 /*
@@ -124,10 +133,8 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 
 	switch (op) {
 	case BPF_JA:
-		if (x || insn->src_reg || insn->dst_reg || (is32 ? insn->off : insn->imm)) {
-			vinsn(env, i, "BPF_JA uses reserved fields");
-			return -EINVAL;
-		}
+		if (x || insn->src_reg || insn->dst_reg || (is32 ? insn->off : insn->imm))
+			return defer_reserved(env, i, "BPF_JA uses reserved fields");
 		return 0;
 	case BPF_CALL:
 		if (is32)
@@ -135,18 +142,14 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 		if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
 			return check_kfunc_call_fields(env, i, insn);
 		if (x || insn->off || insn->dst_reg ||
-		    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL)) {
-			vinsn(env, i, "BPF_CALL uses reserved fields");
-			return -EINVAL;
-		}
+		    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL))
+			return defer_reserved(env, i, "BPF_CALL uses reserved fields");
 		return 0;
 	case BPF_EXIT:
 		if (is32)
 			break;
-		if (x || insn->imm || insn->src_reg || insn->dst_reg || insn->off) {
-			vinsn(env, i, "BPF_EXIT uses reserved fields");
-			return -EINVAL;
-		}
+		if (x || insn->imm || insn->src_reg || insn->dst_reg || insn->off)
+			return defer_reserved(env, i, "BPF_EXIT uses reserved fields");
 		return 0;
 	case BPF_JCOND:
 		if (is32)
@@ -159,10 +162,8 @@ static int check_jmp_fields(struct bpf_verifier_env *env, u32 i, const struct bp
 	case BPF_JEQ: case BPF_JGT: case BPF_JGE: case BPF_JSET: case BPF_JNE:
 	case BPF_JSGT: case BPF_JSGE: case BPF_JLT: case BPF_JLE: case BPF_JSLT:
 	case BPF_JSLE:
-		if (x ? insn->imm != 0 : insn->src_reg != 0) {
-			vinsn(env, i, "BPF_JMP/JMP32 uses reserved fields");
-			return -EINVAL;
-		}
+		if (x ? insn->imm != 0 : insn->src_reg != 0)
+			return defer_reserved(env, i, "BPF_JMP/JMP32 uses reserved fields");
 		return 0;
 	}
 	vinsn(env, i, "unknown opcode %02x", insn->code);
@@ -597,7 +598,8 @@ static void insn_use_def(const struct bpf_insn *insn, u16 *use, u16 *def)
 
 /*
  * Register liveness, a backward fixpoint over each function's flow graph
- * (a bpf-to-bpf call reads R1-R5 and writes R0-R5 like a helper). A state
+ * (a helper reads the arguments of its prototype, a bpf-to-bpf call reads
+ * R1-R5; both write R0-R5). A state
  * whose registers differ only where they are dead covers the other; this
  * is what keeps the walk linear where paths merge (kernel: the liveness
  * marks of mark_reg_read()/propagate_liveness(), computed here up front).
@@ -673,6 +675,25 @@ static void compute_live_slots(struct bpf_verifier_env *env)
 	}
 }
 
+/*
+ * A helper reads only the arguments its prototype declares (kernel:
+ * get_call_summary()); one without a prototype here is refused by the walk.
+ */
+static u16 helper_arg_regs(struct bpf_verifier_env *env, const struct bpf_insn *insn)
+{
+	const struct bpf_func_proto *fn = NULL;
+	u16 use = 0;
+	u32 i;
+
+	if (insn->imm >= 0 && insn->imm < __BPF_FUNC_MAX_ID && env->get_proto)
+		fn = env->get_proto(insn->imm);
+	if (!fn)
+		return 0x3e;
+	for (i = 0; i < ARRAY_SIZE(fn->arg_type) && fn->arg_type[i] != ARG_DONTCARE; i++)
+		use |= 1u << (BPF_REG_1 + i);
+	return use;
+}
+
 int bpf_compute_live_regs(struct bpf_verifier_env *env)
 {
 	const struct bpf_insn *insns = env->prog->insnsi;
@@ -693,6 +714,8 @@ int bpf_compute_live_regs(struct bpf_verifier_env *env)
 			if (aux->is_ldimm_second)
 				continue;
 			insn_use_def(insn, &use, &def);
+			if (insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == 0)
+				use = helper_arg_regs(env, insn);
 			if (insn->code == (BPF_JMP | BPF_EXIT)) {
 				out = 0;
 			} else if (insn->code == (BPF_JMP | BPF_JA) ||

@@ -1753,6 +1753,7 @@ UXDP_API int uxdp_bpf_object_prog(const struct uxdp_bpf_object *obj, unsigned in
 	}
 	desc->id = op->prog->aux->id;
 	desc->insn_cnt = op->prog->len;
+	desc->verified_insns = op->prog->aux->insn_processed;
 	desc->frags = op->frags;
 	desc->nr_map_ids = op->prog->aux->used_map_cnt;
 	for (i = 0; i < desc->nr_map_ids && i < ARRAY_SIZE(desc->map_ids); i++)

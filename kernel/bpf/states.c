@@ -10,14 +10,19 @@
  * ("infinite loop detected"); otherwise the loop is walked again, until it
  * exits or the processed-instruction limit is reached.
  *
+ * A scalar of a kept state is compared only if it is precise (backtrack.c):
+ * when a path is pruned, what the old state needed precise is propagated
+ * into the current path's parents (propagate_precision()).
+ *
  * Kernel: kernel/bpf/verifier.c is_state_visited(), states_equal(),
  *	   regsafe(), stacksafe(), refsafe(), check_ids(),
  *	   states_maybe_looping(), update_branch_counts(), push_stack(),
- *	   pop_stack(), copy_verifier_state()
- * Differs: no precision or read marks: every live scalar is compared by
- *	    its range (the kernel ignores scalars that never reached a
- *	    precise use); liveness of registers comes from cfg.c's static
- *	    analysis and of stack slots from the slots a function may read.
+ *	   pop_stack(), copy_verifier_state(), propagate_precision()
+ * Differs: liveness of registers comes from cfg.c's static analysis and
+ *	    of stack slots from the slots a function may read; no read marks.
+ *	    A may_goto loop pruned against a state still being walked takes
+ *	    every scalar it compared as precise (the kernel revisits such
+ *	    loops when they are done instead).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -147,6 +152,7 @@ int pop_stack(struct bpf_verifier_env *env, u32 *insn_idx)
 	free_verifier_state(cur, false);
 	*cur = elem->st;	/* the frames move over */
 	*insn_idx = elem->insn_idx;
+	env->prev_insn_idx = elem->prev_insn_idx;
 	return 0;
 }
 
@@ -221,6 +227,9 @@ static bool regsafe(struct bpf_verifier_env *env, const struct bpf_reg_state *ro
 		return false;
 	switch (base_type(rold->type)) {
 	case SCALAR_VALUE:
+		/* nothing on the old state's paths needed its value */
+		if (!rold->precise && env->bpf_capable && exact == NOT_EXACT)
+			return true;
 		return range_within(rold, rcur) && tnum_in(rold->var_off, rcur->var_off) &&
 		       check_scalar_ids(env, rold->id, rcur->id, idmap);
 	case PTR_TO_MAP_KEY:
@@ -420,6 +429,53 @@ static bool states_maybe_looping(const struct bpf_verifier_state *old,
 	return true;
 }
 
+/*
+ * @old covers the current state: a scalar the old state's paths needed
+ * precise is needed precise on this path too, so the current state's
+ * parents learn it. @all: every scalar @old compared counts (a state still
+ * being walked, whose marks are not final yet). Only what the current
+ * state holds as a scalar, and is live, is followed.
+ * Kernel: propagate_precision().
+ */
+static int propagate_precision(struct bpf_verifier_env *env, const struct bpf_verifier_state *old,
+			       bool all)
+{
+	const struct bpf_verifier_state *cur = env->cur_state;
+	struct backtrack_state *bt = &env->bt;
+	u32 fr, i;
+
+	if (!env->bpf_capable)
+		return 0;
+	bt_init(bt, old->curframe);
+	for (fr = 0; fr <= old->curframe; fr++) {
+		const struct bpf_func_state *fo = old->frame[fr], *fc = cur->frame[fr];
+		u16 live = frame_live_regs(env, old, fr, old->insn_idx);
+		u64 live_slots = env->subprogs[fo->subprogno].live_slots;
+
+		for (i = 0; i < BPF_REG_10; i++) {
+			if (!(live & (1u << i)) || fo->regs[i].type != SCALAR_VALUE ||
+			    fc->regs[i].type != SCALAR_VALUE || !(all || fo->regs[i].precise))
+				continue;
+			bt_set_frame_reg(bt, fr, i);
+		}
+		for (i = 0; i < fo->allocated_slots; i++) {
+			if (!(live_slots & (1ull << i)) || !is_spilled_scalar_reg(&fo->stack[i]) ||
+			    !is_spilled_scalar_reg(&fc->stack[i]) ||
+			    !(all || fo->stack[i].spilled_ptr.precise))
+				continue;
+			bt_set_frame_slot(bt, fr, i);
+		}
+	}
+	return mark_chain_precision_batch(env);
+}
+
+/* Pruned: the step into this insn and what @old needed precise go into the history. */
+static int prune_hit(struct bpf_verifier_env *env, struct bpf_verifier_state_list *sl, bool all)
+{
+	sl->hit_cnt++;
+	return push_jmp_history_if_needed(env) ?: propagate_precision(env, &sl->state, all) ?: 1;
+}
+
 static bool is_may_goto_insn(const struct bpf_insn *insn)
 {
 	return insn->code == (BPF_JMP | BPF_JCOND) && insn->src_reg == BPF_MAY_GOTO;
@@ -447,10 +503,8 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 			/* an ancestor on this path: we are in a loop */
 			if (is_may_goto_insn(&env->prog->insnsi[insn_idx]) &&
 			    sl->state.may_goto_depth != cur->may_goto_depth &&
-			    states_equal(env, &sl->state, cur, RANGE_WITHIN)) {
-				sl->hit_cnt++;
-				return 1;
-			}
+			    states_equal(env, &sl->state, cur, RANGE_WITHIN))
+				return prune_hit(env, sl, true);
 			if (states_maybe_looping(&sl->state, cur) &&
 			    states_equal(env, &sl->state, cur, EXACT) &&
 			    sl->state.may_goto_depth == cur->may_goto_depth &&
@@ -463,10 +517,8 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 				add_new_state = false;
 			goto miss;
 		}
-		if (states_equal(env, &sl->state, cur, NOT_EXACT)) {
-			sl->hit_cnt++;
-			return 1;
-		}
+		if (states_equal(env, &sl->state, cur, NOT_EXACT))
+			return prune_hit(env, sl, false);
 miss:
 		/* a state that keeps missing is dropped from the list, as the kernel */
 		if (++sl->miss_cnt > sl->hit_cnt * 3 + 3) {
@@ -494,6 +546,7 @@ miss:
 	if (!new_sl)
 		return -ENOMEM;
 	new = &new_sl->state;
+	cur->last_insn_idx = env->prev_insn_idx;
 	err = copy_kept_state(new, cur);
 	if (err) {
 		free(new_sl);
@@ -501,6 +554,11 @@ miss:
 	}
 	new->insn_idx = insn_idx;
 	cur->parent = new;
+	/* the current state's history starts here; its marks are the new state's */
+	cur->first_insn_idx = insn_idx;
+	cur->insn_hist_start = cur->insn_hist_end;
+	if (env->bpf_capable)
+		mark_all_scalars_imprecise(cur);
 	new_sl->next = aux->states;
 	aux->states = new_sl;
 	aux->nr_states++;

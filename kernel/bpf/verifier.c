@@ -18,8 +18,9 @@
  *    conditional jumps refine both branches and prune dead ones, packet
  *    comparisons give ranges to every pointer of the same id. States at
  *    prune points are kept (states.c); a path reaching a state covered by
- *    a finished one stops there; loops are walked until they end or the
- *    1,000,000 processed-instruction limit is reached.
+ *    a finished one stops there, comparing only the scalars whose values
+ *    mattered (precision, backtrack.c); loops are walked until they end or
+ *    the 1,000,000 processed-instruction limit is reached.
  * 3. bpf_do_fixups() (fixups.c): ctx loads rewritten for struct xdp_buff,
  *    helper calls, tail calls and bpf-to-bpf calls into the internal forms
  *    of <linux/bpf_verifier.h>, dead code trapped, stack depth per call
@@ -39,12 +40,9 @@
  *	   check_helper_call(), check_func_arg(), check_func_call(),
  *	   prepare_func_exit(), check_return_code(), check_reference_leak();
  *	   net/core/filter.c xdp_is_valid_access()
- * Differs: no precision or read-liveness backtracking: every scalar is
- *	    compared as if precise when states are matched (registers dead by
- *	    the static liveness of cfg.c are ignored), which can explore more
- *	    states than the kernel; no Spectre sanitation (a privileged
- *	    loader's kernel does none either); no BTF-typed pointers or
- *	    kfuncs.
+ * Differs: no Spectre sanitation (a privileged loader's kernel does none
+ *	    either); no BTF-typed pointers or kfuncs. Precision marks come
+ *	    from backtrack.c, liveness from cfg.c's static analysis.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -377,7 +375,8 @@ static int check_stack_write_fixed_off(struct bpf_verifier_env *env, struct bpf_
 	struct bpf_func_state *cur = cur_func(env);
 	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
 	struct bpf_reg_state *reg = NULL;
-	int i, slot = -off - 1, spi = slot / BPF_REG_SIZE;
+	int i, slot = -off - 1, spi = slot / BPF_REG_SIZE, err;
+	u32 insn_flags = insn_stack_access_flags(state->frameno, spi);
 
 	if (!env->allow_ptr_leaks && is_spilled_reg(&state->stack[spi]) &&
 	    !is_spilled_scalar_reg(&state->stack[spi]) && size != BPF_REG_SIZE) {
@@ -420,11 +419,21 @@ static int check_stack_write_fixed_off(struct bpf_verifier_env *env, struct bpf_
 		if (is_stack_slot_special(&state->stack[spi]))
 			for (i = 0; i < BPF_REG_SIZE; i++)
 				scrub_spilled_slot(&state->stack[spi].slot_type[i]);
-		if ((reg && register_is_null(reg)) || (!reg && is_bpf_st_mem(insn) && insn->imm == 0))
+		if ((reg && register_is_null(reg)) || (!reg && is_bpf_st_mem(insn) && insn->imm == 0)) {
+			/* STACK_ZERO holds only if the stored register is zero on every path */
+			if (reg) {
+				err = mark_chain_precision(env, value_regno);
+				if (err)
+					return err;
+			}
 			type = STACK_ZERO;
+		}
 		for (i = 0; i < size; i++)
 			state->stack[spi].slot_type[(slot - i) % BPF_REG_SIZE] = type;
+		insn_flags = 0;	/* not a spill */
 	}
+	if (insn_flags)
+		return push_insn_history(env, insn_flags, NULL, 0);
 	return 0;
 }
 
@@ -439,7 +448,7 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 	struct bpf_reg_state *ptr_reg = &cur->regs[ptr_regno];
 	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
 	struct bpf_reg_state *value_reg = NULL;
-	bool writing_zero = false;
+	bool writing_zero = false, zero_used = false;
 	int min_off, max_off, i;
 
 	min_off = ptr_reg->smin_value + off;
@@ -482,7 +491,10 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 			return -EINVAL;
 		}
 		*stype = new_type;
+		zero_used |= new_type == STACK_ZERO;
 	}
+	if (zero_used && value_reg)
+		return mark_chain_precision(env, value_regno);
 	return 0;
 }
 
@@ -518,6 +530,7 @@ static int check_stack_read_fixed_off(struct bpf_verifier_env *env, struct bpf_f
 	int i, slot = -off - 1, spi = slot / BPF_REG_SIZE;
 	u8 *stype = reg_state->stack[spi].slot_type, type;
 	struct bpf_reg_state *reg = &reg_state->stack[spi].spilled_ptr;
+	u32 insn_flags = insn_stack_access_flags(reg_state->frameno, spi);
 
 	update_stack_depth(env, reg_state, off);
 	if (is_spilled_reg(&reg_state->stack[spi])) {
@@ -561,12 +574,15 @@ static int check_stack_read_fixed_off(struct bpf_verifier_env *env, struct bpf_f
 					return -EACCES;
 				}
 				if (spill_cnt == size && tnum_is_const(reg->var_off) &&
-				    reg->var_off.value == 0)
+				    reg->var_off.value == 0) {
 					__mark_reg_const_zero(&state->regs[dst_regno]);
-				else if (zero_cnt == size)
+				} else if (zero_cnt == size) {
 					__mark_reg_const_zero(&state->regs[dst_regno]);
-				else
+					insn_flags = 0;	/* not the spilled value */
+				} else {
 					mark_reg_unknown(state->regs, dst_regno);
+					insn_flags = 0;
+				}
 			}
 		} else if (dst_regno >= 0) {
 			state->regs[dst_regno] = *reg;
@@ -574,7 +590,9 @@ static int check_stack_read_fixed_off(struct bpf_verifier_env *env, struct bpf_f
 			verr(env, "leaking pointer from stack off %d", off);
 			return -EACCES;
 		}
-		return 0;
+		if (dst_regno < 0 || !insn_flags)
+			return 0;
+		return push_insn_history(env, insn_flags, NULL, 0);
 	}
 	for (i = 0; i < size; i++) {
 		type = stype[(slot - i) % BPF_REG_SIZE];
@@ -1553,12 +1571,23 @@ static int adjust_reg_min_max_vals(struct bpf_verifier_env *env, const struct bp
 			} else {
 				struct bpf_reg_state ptr = *src_reg, scalar = *dst_reg;
 
+				/* the offset of a pointer is a precise use */
+				err = mark_chain_precision(env, insn->dst_reg);
+				if (err)
+					return err;
 				return adjust_ptr_min_max_vals(env, insn, &ptr, &scalar, true);
 			}
 		} else if (dst_reg->type != SCALAR_VALUE) {
 			struct bpf_reg_state ptr = *dst_reg, scalar = *src_reg;
 
+			err = mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
 			return adjust_ptr_min_max_vals(env, insn, &ptr, &scalar, false);
+		} else if (dst_reg->precise) {
+			err = mark_chain_precision(env, insn->src_reg);
+			if (err)
+				return err;
 		}
 		err = adjust_scalar_min_max_vals(env, insn, dst_reg, *src_reg);
 		/* the result is no longer the copy it may have been */
@@ -1954,6 +1983,65 @@ static void sync_linked_regs(struct bpf_verifier_state *vstate, const struct bpf
 	(void)state;
 }
 
+/* Kernel: the mark_chain_precision() calls of check_cond_jmp_op(). */
+static int mark_jmp_operands_precise(struct bpf_verifier_env *env, const struct bpf_insn *insn)
+{
+	int err;
+
+	err = mark_chain_precision(env, insn->dst_reg);
+	if (!err && BPF_SRC(insn->code) == BPF_X)
+		err = mark_chain_precision(env, insn->src_reg);
+	return err;
+}
+
+static void collect_linked_regs(struct bpf_verifier_state *vstate, u32 id,
+				struct bpf_linked_reg *linked, u32 *cnt)
+{
+	struct bpf_func_state *func;
+	u32 fr, i;
+
+	for (fr = 0; fr <= vstate->curframe; fr++) {
+		func = vstate->frame[fr];
+		for (i = 0; i < MAX_BPF_REG; i++) {
+			if (func->regs[i].type != SCALAR_VALUE || func->regs[i].id != id)
+				continue;
+			if (*cnt == BPF_MAX_LINKED_REGS)
+				return;
+			linked[(*cnt)++] = (struct bpf_linked_reg){ fr, i, true };
+		}
+		for (i = 0; i < STACK_SLOTS; i++) {
+			if (!is_spilled_scalar_reg(&func->stack[i]) || func->stack[i].spilled_ptr.id != id)
+				continue;
+			if (*cnt == BPF_MAX_LINKED_REGS)
+				return;
+			linked[(*cnt)++] = (struct bpf_linked_reg){ fr, i, false };
+		}
+	}
+}
+
+/*
+ * The scalars sharing an id with the jump's operands learn its bounds
+ * (sync_linked_regs()): recorded before the branch is pushed, so both
+ * branches see the link when precision is backtracked.
+ */
+static int push_linked_regs_history(struct bpf_verifier_env *env, const struct bpf_insn *insn)
+{
+	struct bpf_verifier_state *vstate = env->cur_state;
+	struct bpf_reg_state *regs = vstate->frame[vstate->curframe]->regs;
+	struct bpf_linked_reg linked[BPF_MAX_LINKED_REGS];
+	u32 cnt = 0;
+
+	if (BPF_SRC(insn->code) == BPF_X && regs[insn->src_reg].type == SCALAR_VALUE &&
+	    regs[insn->src_reg].id)
+		collect_linked_regs(vstate, regs[insn->src_reg].id, linked, &cnt);
+	if (regs[insn->dst_reg].type == SCALAR_VALUE && regs[insn->dst_reg].id &&
+	    !(BPF_SRC(insn->code) == BPF_X && regs[insn->src_reg].id == regs[insn->dst_reg].id))
+		collect_linked_regs(vstate, regs[insn->dst_reg].id, linked, &cnt);
+	if (cnt < 2)
+		return 0;
+	return push_insn_history(env, 0, linked, cnt);
+}
+
 static bool branch_sane(const struct bpf_reg_state *a, const struct bpf_reg_state *b)
 {
 	return (a->type != SCALAR_VALUE || reg_bounds_sane(a)) &&
@@ -2010,6 +2098,12 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 	}
 
 	pred = is_branch_taken(dst_reg, src_reg, opcode, is_jmp32);
+	if (pred >= 0) {
+		/* the scalars' values decided the branch */
+		err = mark_jmp_operands_precise(env, insn);
+		if (err)
+			return err;
+	}
 	if (pred == 1) {
 		*insn_idx += insn->off;
 		return 0;
@@ -2017,6 +2111,9 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 	if (pred == 0)
 		return 0;
 
+	err = push_linked_regs_history(env, insn);
+	if (err)
+		return err;
 	other_branch = push_stack(env, *insn_idx + insn->off + 1, *insn_idx);
 	if (!other_branch)
 		return -ENOMEM;
@@ -2059,6 +2156,8 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 		env->pop_dead_branch = true;
 	if (this_dead)
 		env->this_branch_dead = true;
+	if (other_dead || this_dead)
+		return mark_jmp_operands_precise(env, insn);
 	return 0;
 }
 
@@ -2168,7 +2267,8 @@ static int check_mem_size_reg(struct bpf_verifier_env *env, struct bpf_reg_state
 		return -EACCES;
 	}
 	return check_helper_mem_access(env, regno - 1, reg->umax_value, access_type,
-				       zero_size_allowed, meta);
+				       zero_size_allowed, meta) ?:
+	       mark_chain_precision(env, regno);
 }
 
 /* Which register types an argument takes (kernel: compatible_reg_types). */
@@ -2310,12 +2410,12 @@ static bool can_elide_value_nullness(u32 map_type)
 	return map_type == BPF_MAP_TYPE_ARRAY || map_type == BPF_MAP_TYPE_PERCPU_ARRAY;
 }
 
-/* The constant key on the stack of an array lookup, or -1. */
+/* The constant key on the stack of an array lookup, -1, or a negative errno. */
 static s64 get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_reg_state *key,
 				u32 key_size)
 {
 	struct bpf_func_state *state = func(env, key);
-	int slot, spi, off, i, spill_size = 0, zero_size = 0;
+	int slot, spi, off, i, spill_size = 0, zero_size = 0, err;
 	const struct bpf_reg_state *reg;
 	s64 stack_off;
 	u8 *stype;
@@ -2342,6 +2442,10 @@ static s64 get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_r
 	reg = &state->stack[spi].spilled_ptr;
 	if (!tnum_is_const(reg->var_off))
 		return -1;
+	/* R0 is not NULL because of this value: it must be precise */
+	err = mark_stack_slot_precise(env, state->frameno, spi);
+	if (err)
+		return err;
 	return (s64)reg->var_off.value;
 }
 
@@ -2458,8 +2562,11 @@ skip_type_check:
 		if (err)
 			return err;
 		record_arg_check(env, arg, reg_region(env, reg), meta->map_ptr->key_size, 0, false);
-		if (can_elide_value_nullness(meta->map_ptr->map_type))
+		if (can_elide_value_nullness(meta->map_ptr->map_type)) {
 			meta->const_map_key = get_constant_map_key(env, reg, meta->map_ptr->key_size);
+			if (meta->const_map_key < -1)
+				return (int)meta->const_map_key;
+		}
 		break;
 	case ARG_PTR_TO_MAP_VALUE:
 		if (type_may_be_null(arg_type) && register_is_null(reg))
@@ -2515,6 +2622,9 @@ skip_type_check:
 			return -EACCES;
 		}
 		meta->mem_size = reg->var_off.value;
+		err = mark_chain_precision(env, regno);
+		if (err)
+			return err;
 		break;
 	case ARG_PTR_TO_CONST_STR:
 		err = check_reg_const_str(env, reg, regno);
@@ -2714,6 +2824,16 @@ static int nr_cpu_ids(void)
 	return nr_cpu_ids_cached;
 }
 
+/* A constant in-range tail-call index is a precise use. Kernel: record_func_key(). */
+static int mark_tail_call_key_precise(struct bpf_verifier_env *env, const struct bpf_map *map)
+{
+	const struct bpf_reg_state *key = &cur_regs(env)[BPF_REG_3];
+
+	if (!map || !is_reg_const(key, false) || key->var_off.value >= map->max_entries)
+		return 0;
+	return mark_chain_precision(env, BPF_REG_3);
+}
+
 static void clear_caller_saved_regs(struct bpf_reg_state *regs)
 {
 	u32 i;
@@ -2778,7 +2898,8 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 		}
 	}
 	if (func_id == BPF_FUNC_tail_call) {
-		err = check_resource_leak(env, false, true, "tail_call");
+		err = check_resource_leak(env, false, true, "tail_call") ?:
+		      mark_tail_call_key_precise(env, meta.map_ptr);
 		if (err)
 			return err;
 		env->subprogs[cur_func(env)->subprogno].has_tail_call = true;
@@ -3192,6 +3313,30 @@ static void drop_pushed_branch(struct bpf_verifier_env *env)
 	free_verifier_state(&e->st, false);
 }
 
+/*
+ * An instruction with reserved fields set (cfg.c): refused here, when the
+ * walk reaches it, as Linux's do_check() does; a conditional jump reads
+ * its destination register first (check_cond_jmp_op()).
+ */
+static int check_reserved_fields(struct bpf_verifier_env *env)
+{
+	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
+	const char *msg = env->aux[env->insn_idx].reserved_msg;
+	u8 op = BPF_OP(insn->code);
+	int err;
+
+	if (!msg)
+		return 0;
+	if ((BPF_CLASS(insn->code) == BPF_JMP || BPF_CLASS(insn->code) == BPF_JMP32) &&
+	    op != BPF_JA && op != BPF_CALL && op != BPF_EXIT && op != BPF_JCOND) {
+		err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+		if (err)
+			return err;
+	}
+	verr(env, "%s", msg);
+	return -EINVAL;
+}
+
 static int do_check_insn(struct bpf_verifier_env *env, bool *do_exit)
 {
 	struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
@@ -3292,6 +3437,8 @@ static int do_check(struct bpf_verifier_env *env)
 	}
 	state->frame[0] = frame0;
 	state->branches = 1;
+	state->last_insn_idx = U32_MAX;
+	env->prev_insn_idx = U32_MAX;
 	init_func_state(frame0, U32_MAX, 0, 0);
 	if (env->prog->type == BPF_PROG_TYPE_UNSPEC) {
 		/* raw test programs: R1 is memory of R2 bytes, known at run time */
@@ -3306,7 +3453,9 @@ static int do_check(struct bpf_verifier_env *env)
 
 	for (;;) {
 		bool do_exit = false;
+		u32 this_insn;
 
+		env->cur_hist_ent = -1;
 		if (env->insn_idx >= env->prog->len) {
 			verbose(env, "invalid insn idx %d insn_cnt %d\n", env->insn_idx,
 				env->prog->len);
@@ -3328,10 +3477,15 @@ static int do_check(struct bpf_verifier_env *env)
 				goto process_bpf_exit;
 			}
 		}
-		env->aux[env->insn_idx].seen = true;
-		err = do_check_insn(env, &do_exit);
+		err = push_jmp_history_if_needed(env);
 		if (err)
 			goto out;
+		env->aux[env->insn_idx].seen = true;
+		this_insn = env->insn_idx;
+		err = check_reserved_fields(env) ?: do_check_insn(env, &do_exit);
+		if (err)
+			goto out;
+		env->prev_insn_idx = this_insn;
 		if (do_exit)
 			goto process_bpf_exit;
 		env->insn_idx++;
@@ -3418,6 +3572,7 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 	env->allow_ptr_leaks = !env_flag("UXDP_BPF_UNPRIV");
 	env->bypass_spec_v1 = env->allow_ptr_leaks;
 	env->allow_uninit_stack = env->allow_ptr_leaks;
+	env->bpf_capable = env->allow_ptr_leaks;
 	if (!prog->len || prog->len > BPF_MAX_INSNS) {
 		verbose(env, "program of %u insns: must be 1..%u\n", prog->len, BPF_MAX_INSNS);
 		err = -E2BIG;
@@ -3452,6 +3607,7 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 	if (!err)
 		err = bpf_prog_select_runtime(prog);
 	free_states(env);
+	free_insn_hist(env);
 	free(env->aux);
 out_free_env:
 	free(env);

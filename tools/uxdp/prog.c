@@ -333,8 +333,8 @@ static int do_show(int argc, char **argv)
 			json_str(d.sec);
 			printf(",\"attach\":");
 			json_str(d.attach);
-			printf(",\"insns\":%u,\"frags\":%s,\"map_ids\":[", d.insn_cnt,
-			       d.frags ? "true" : "false");
+			printf(",\"insns\":%u,\"verified_insns\":%u,\"frags\":%s,\"map_ids\":[",
+			       d.insn_cnt, d.verified_insns, d.frags ? "true" : "false");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
 				printf("%s%u", j ? "," : "", d.map_ids[j]);
 			printf("]");
@@ -342,7 +342,8 @@ static int do_show(int argc, char **argv)
 			printf("}");
 			continue;
 		}
-		printf("%u: xdp  name %s  sec %s  insns %u%s%s%s\n", d.id, d.name, d.sec, d.insn_cnt,
+		printf("%u: xdp  name %s  sec %s  insns %u  verified_insns %u%s%s%s\n", d.id, d.name,
+		       d.sec, d.insn_cnt, d.verified_insns,
 		       d.frags ? "  frags" : "", strcmp(d.attach, "xdp") && *d.attach ? "  attach " : "",
 		       strcmp(d.attach, "xdp") ? d.attach : "");
 		show_jit(d.id);

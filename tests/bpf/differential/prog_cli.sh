@@ -34,6 +34,13 @@ check "-j dump-maps: proto 17 counted 7 times on CPU 0" $?
 [ "$(echo "$j" | jq -r '.duration | type')" = number ]
 check "-j duration is a number" $?
 
+# the checker's processed-instruction count, as bpftool's verified_insns
+n=$("$UXDP" -j prog show "$P/xdp1.o" | jq -r '.programs[0].verified_insns')
+[ "$n" -gt 0 ] 2>/dev/null
+check "prog show -j: verified_insns > 0" $?
+"$UXDP" prog show "$P/xdp1.o" | grep -Eq "  verified_insns $n( |\$)"
+check "prog show text: verified_insns" $?
+
 j=$("$UXDP" -j prog run "$P/xdp_redirect_map.o" name xdp_redirect_map_prog data_in "$T/pkt" \
 	map tx_port key 00000000 value 05000000)
 [ "$(echo "$j" | jq -r '.retval, .redirect.map, .redirect.key' | tr '\n' ' ')" = "4 tx_port 0 " ]
