@@ -117,6 +117,7 @@ struct jit_ctx {
 	u32 *addrs;		/* start of slot i's code, previous pass; [len] = end */
 	u32 *new_addrs;
 	u32 *loop_end;		/* loop head i: last slot jumping back to it, or 0 */
+	u8 *target;		/* slot i is where some jump or call lands */
 	bool align;		/* loop heads aligned (see emit_loop_align()) */
 	u32 stub[__BPF_ABORT_MAX + 1];	/* abort stubs, previous pass */
 	u32 new_stub[__BPF_ABORT_MAX + 1];
@@ -129,6 +130,7 @@ struct jit_ctx {
 	 */
 	bool direct;
 	bool ctx_slot;
+	s32 cpu_off;		/* [rsp + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
 	u8 saved[5];
 	u8 nr_saved;
 	u32 frame;
@@ -191,10 +193,17 @@ static void emit_modrm_reg(struct jit_ctx *c, u8 reg, u8 rm)
 	emit1(c, 0xc0 | ((reg & 7) << 3) | (rm & 7));
 }
 
-/* [base + disp], never mod 00 (rbp/r13 would mean rip-relative) */
+/* [base + disp]; mod 00 only for disp 0 off rbp/r13 (there it means rip/disp32) */
 static void emit_modrm_mem(struct jit_ctx *c, u8 reg, u8 base, s32 disp)
 {
 	u8 mod = is_imm8(disp) ? 0x40 : 0x80;
+
+	if (!disp && (base & 7) != RBP) {
+		emit1(c, ((reg & 7) << 3) | (base & 7));
+		if ((base & 7) == RSP)
+			emit1(c, 0x24);
+		return;
+	}
 
 	emit1(c, mod | ((reg & 7) << 3) | (base & 7));
 	if ((base & 7) == RSP)
@@ -870,17 +879,28 @@ static void emit_shift_k(struct jit_ctx *c, u8 ext, bool w, u8 dst, s32 imm)
 	emit1(c, n);
 }
 
-/* dst = base + index << scale (lea; 32 bits zero-extend as ALU32 does) */
-static void emit_lea_index(struct jit_ctx *c, bool w, u8 dst, u8 base, u8 index, u8 scale)
+/* dst = base + index << scale + disp (lea; 32 bits zero-extend as ALU32 does) */
+static void emit_lea_index(struct jit_ctx *c, bool w, u8 dst, u8 base, u8 index, u8 scale,
+			   s32 disp)
 {
-	bool disp8 = (base & 7) == RBP;	/* mod 00 with rbp/r13 is rip/disp32 */
+	u8 mod = is_imm8(disp) ? 0x40 : 0x80;
 
+	if (!disp && (base & 7) != RBP)	/* mod 00 with rbp/r13 is disp32 */
+		mod = 0;
 	emit_rex(c, w, dst, index, base, false);
 	emit1(c, 0x8d);
-	emit1(c, (disp8 ? 0x44 : 0x04) | ((dst & 7) << 3));
+	emit1(c, mod | ((dst & 7) << 3) | 0x04);
 	emit1(c, (scale << 6) | ((index & 7) << 3) | (base & 7));
-	if (disp8)
-		emit1(c, 0);
+	if (mod == 0x40)
+		emit1(c, (u8)disp);
+	else if (mod == 0x80)
+		emit4(c, (u32)disp);
+}
+
+/* 3, 5, 9: the lea scale (1, 2, 3); else 0 */
+static u8 mul_lea_scale(s32 imm)
+{
+	return imm == 3 ? 1 : imm == 5 ? 2 : imm == 9 ? 3 : 0;
 }
 
 /*
@@ -890,13 +910,11 @@ static void emit_lea_index(struct jit_ctx *c, bool w, u8 dst, u8 base, u8 index,
  */
 static void emit_mul_k(struct jit_ctx *c, bool w, u8 dst, s32 imm)
 {
-	switch (imm) {
-	case 3:
-	case 5:
-	case 9:
-		emit_lea_index(c, w, dst, dst, dst, imm == 3 ? 1 : imm == 5 ? 2 : 3);
+	if (mul_lea_scale(imm)) {
+		emit_lea_index(c, w, dst, dst, dst, mul_lea_scale(imm), 0);
 		return;
-	case 1:
+	}
+	if (imm == 1) {
 		if (!w)
 			emit_mov_rr(c, false, dst, dst);
 		return;
@@ -959,17 +977,14 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 	emit_alu_rr(c, 0x31, false, RAX, RAX);
 	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
 	p = emit_jcc8(c, CC_AE);
-	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, elem_size */
-	emit1(c, 0x69);
-	emit_modrm_reg(c, R11, R11);
-	emit4(c, array->elem_size);
+	emit_mul_k(c, true, R11, (s32)array->elem_size);
 	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
 	emit_alu_rr(c, 0x01, true, RAX, R11);
-	emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
-	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, stride */
-	emit1(c, 0x69);
-	emit_modrm_reg(c, R11, R11);
-	emit4(c, array->elem_size * array->map.max_entries);
+	if (c->direct)
+		emit_mem(c, 0x8b, false, R11, RSP, c->cpu_off);	/* the entry's copy */
+	else
+		emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
+	emit_mul_k(c, true, R11, (s32)(array->elem_size * array->map.max_entries));
 	emit_alu_rr(c, 0x01, true, RAX, R11);
 	patch8(c, p);
 	emit_jmp_to(c, c->addrs[i + 3], true);
@@ -989,10 +1004,7 @@ static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_
 	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
 	p = emit_jcc8(c, CC_AE);
 	emit_alu_ri(c, 4, false, R11, (s32)array->index_mask);
-	emit_rex(c, true, R11, 0, R11, false);		/* imul r11, r11, elem_size */
-	emit1(c, 0x69);
-	emit_modrm_reg(c, R11, R11);
-	emit4(c, array->elem_size);
+	emit_mul_k(c, true, R11, (s32)array->elem_size);
 	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->value);
 	emit_alu_rr(c, 0x01, true, RAX, R11);
 	patch8(c, p);
@@ -1154,27 +1166,35 @@ static void emit_nops(struct jit_ctx *c, u32 n)
 	}
 }
 
-/* Slots that taken backward jumps land on, with the last such jump. */
-static void jit_find_loops(struct jit_ctx *c)
+/*
+ * Where jumps and calls land (slot 0: tail calls too), and the loop heads,
+ * the slots backward jumps land on, with the last such jump.
+ */
+static void jit_find_targets(struct jit_ctx *c)
 {
 	const struct bpf_prog *prog = c->prog;
 	u32 i;
 
+	c->target[0] = 1;
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
 		u8 cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
-		s64 off;
+		s64 off, to;
 
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			i++;
 			continue;
 		}
-		if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_CALL || op == BPF_EXIT ||
-		    op == BPF_TAIL_CALL)
+		if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_EXIT || op == BPF_TAIL_CALL ||
+		    insn->code == (BPF_JMP | BPF_CALL))
 			continue;
-		off = cls == BPF_JMP32 && op == BPF_JA ? insn->imm : insn->off;
-		if (off < 0 && (s64)i + off + 1 >= 0)
-			c->loop_end[i + off + 1] = i;
+		off = (cls == BPF_JMP32 && (op == BPF_JA || op == BPF_CALL)) ? insn->imm : insn->off;
+		to = (s64)i + off + 1;
+		if (to < 0 || to >= prog->len)
+			continue;
+		c->target[to] = 1;
+		if (off < 0 && op != BPF_CALL)
+			c->loop_end[to] = i;
 	}
 }
 
@@ -1210,15 +1230,13 @@ static void emit_loop_align(struct jit_ctx *c, u32 i)
  * callee-saved registers the program uses are pushed. Having no run state,
  * it is only for programs that cannot abort and keep no per-run count: XDP,
  * no checked access or helper argument, no budget, no tail call,
- * bpf-to-bpf call or may_goto, no stack to zero, no PERCPU_ARRAY lookup
- * (the CPU is read into the run state). Every program also gets the image
- * with the C entry: tail calls land in its body.
+ * bpf-to-bpf call or may_goto, no stack to zero. Every program also gets
+ * the image with the C entry: tail calls land in its body.
  */
 static bool jit_direct_ok(const struct jit_ctx *c)
 {
 	const struct bpf_verifier_info *vi = c->vi;
 	const struct bpf_prog *prog = c->prog;
-	const struct bpf_array *array;
 	u32 i;
 
 	if (prog->type != BPF_PROG_TYPE_XDP || vi->needs_budget || vi->zero_stack)
@@ -1238,12 +1256,8 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 				return false;
 			break;
 		case BPF_LD:
-			if (insn->code != (BPF_LD | BPF_IMM | BPF_DW))
-				break;
-			array = array_lookup_at(c, i);
-			if (array && array->map.ops == &percpu_array_map_ops)
-				return false;
-			i++;
+			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
+				i++;
 			break;
 		case BPF_JMP:
 			if (op == BPF_TAIL_CALL || op == BPF_JCOND)
@@ -1261,19 +1275,27 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 	return true;
 }
 
+/* Called by direct images with inlined PERCPU_ARRAY lookups, once per run. */
+static u32 bpf_jit_this_cpu(void)
+{
+	return smp_processor_id();
+}
+
 /*
  * The frame of a direct image: the callee-saved registers the program
  * names (R6..R10), rsp 16-byte aligned in the body when it calls C, and
  *
- *   rsp                 rsp + ctx_sz          rbp = R10
- *   | ctx (ctx fields) | program stack, max_stack_depth | pushes | ret
+ *   rsp              + 8 (if ctx)      + cpu_off + 8    rbp = R10
+ *   | ctx (ctx fields,| CPU (PERCPU_  | program stack,  | pushes | ret
+ *   |  CPU call)      |  ARRAY lookup)| max_stack_depth |
  */
 static void jit_direct_frame(struct jit_ctx *c)
 {
 	static const u8 callee[] = { BPF_REG_6, BPF_REG_7, BPF_REG_8, BPF_REG_9, BPF_REG_10 };
 	const struct bpf_prog *prog = c->prog;
-	bool used[MAX_BPF_REG] = { 0 }, calls = false, ctx = false;
-	u32 i, k, ctx_sz, depth;
+	bool used[MAX_BPF_REG] = { 0 }, calls = false, ctx = false, cpu = false;
+	const struct bpf_array *array;
+	u32 i, k, lo, depth;
 
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
@@ -1286,18 +1308,24 @@ static void jit_direct_frame(struct jit_ctx *c)
 			ctx = true;
 		used[insn->dst_reg & 0xf] = true;
 		used[insn->src_reg & 0xf] = true;
-		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
+		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			array = array_lookup_at(c, i);
+			if (array && array->map.ops == &percpu_array_map_ops)
+				cpu = calls = ctx = true;	/* ctx kept across the call */
 			i++;
+		}
 	}
 	c->nr_saved = 0;
 	for (k = 0; k < ARRAY_SIZE(callee); k++)
 		if (used[callee[k]])
 			c->saved[c->nr_saved++] = reg2hex[callee[k]];
-	ctx_sz = ctx ? 8 : 0;
-	depth = used[BPF_REG_10] ? (prog->aux->max_stack_depth + 7) & ~7u : 0;
+	lo = ctx ? 8 : 0;
 	c->ctx_slot = ctx;
-	c->fp_top = used[BPF_REG_10] ? (s32)(ctx_sz + depth) : -1;
-	c->frame = ctx_sz + depth;
+	c->cpu_off = cpu ? (s32)lo : -1;
+	lo += cpu ? 8 : 0;
+	depth = used[BPF_REG_10] ? (prog->aux->max_stack_depth + 7) & ~7u : 0;
+	c->fp_top = used[BPF_REG_10] ? (s32)(lo + depth) : -1;
+	c->frame = lo + depth;
 	/* on entry rsp = 8 mod 16 */
 	if (calls && (8 + 8 * c->nr_saved + c->frame) % 16)
 		c->frame += 8;
@@ -1313,6 +1341,11 @@ static void emit_direct_prologue(struct jit_ctx *c)
 		emit_alu_ri(c, 5, true, RSP, (s32)c->frame);
 	if (c->ctx_slot)
 		emit_st64(c, RDI, RSP, 0);
+	if (c->cpu_off >= 0) {
+		emit_call_abs(c, bpf_jit_this_cpu);
+		emit_mem(c, 0x89, false, RAX, RSP, c->cpu_off);
+		emit_ld64(c, RDI, RSP, 0);		/* R1 = ctx again */
+	}
 	if (c->fp_top >= 0)
 		emit_mem(c, 0x8d, true, RBP, RSP, c->fp_top);	/* lea rbp, [rsp + top] */
 }
@@ -1328,6 +1361,42 @@ static void emit_direct_epilogue(struct jit_ctx *c)
 	emit1(c, 0xc3);
 }
 
+/*
+ * Two slots as one x86 instruction where nothing jumps to the second:
+ * clang's "rX = rY; rX *= K" as imul rX, rY, K and a multiply by 3, 5 or
+ * 9 followed by an add of a constant as one lea (the hash loop's
+ * "h * 5 + K"). Returns the slots consumed: 2, or 0 for no match.
+ */
+static int emit_fused(struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *a = &c->prog->insnsi[i], *b = a + 1;
+	u8 dst = reg2hex[a->dst_reg & 0xf];
+	bool w;
+
+	if (i + 1 >= c->prog->len || c->target[i + 1] || b->dst_reg != a->dst_reg || b->off)
+		return 0;
+	w = BPF_CLASS(b->code) == BPF_ALU64;
+	/* the constants emit_mul_k() turns into lea or a shift stay so */
+	if (a->code == (BPF_ALU64 | BPF_MOV | BPF_X) && !a->off &&
+	    (b->code == (BPF_ALU | BPF_MUL | BPF_K) || b->code == (BPF_ALU64 | BPF_MUL | BPF_K)) &&
+	    !mul_lea_scale(b->imm) && (b->imm <= 1 || (b->imm & (b->imm - 1)))) {
+		u8 src = reg2hex[a->src_reg & 0xf];
+
+		emit_rex(c, w, dst, 0, src, false);
+		emit1(c, 0x69);				/* imul dst, src, imm32 */
+		emit_modrm_reg(c, dst, src);
+		emit4(c, (u32)b->imm);
+		return 2;
+	}
+	if ((a->code == (BPF_ALU | BPF_MUL | BPF_K) || a->code == (BPF_ALU64 | BPF_MUL | BPF_K)) &&
+	    b->code == (BPF_CLASS(a->code) | BPF_ADD | BPF_K) && !a->off &&
+	    mul_lea_scale(a->imm)) {
+		emit_lea_index(c, w, dst, dst, dst, mul_lea_scale(a->imm), b->imm);
+		return 2;
+	}
+	return 0;
+}
+
 /* One instruction slot. Returns the number of slots consumed. */
 static int do_jit_insn(struct jit_ctx *c, u32 i)
 {
@@ -1341,6 +1410,9 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 
 	if (insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG)
 		goto unsupported;
+	cc = emit_fused(c, i);
+	if (cc)
+		return cc;
 
 	switch (code) {
 	/* ALU */
@@ -1437,10 +1509,14 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		emit_modrm_reg(c, dst, src);
 		return 1;
 	case BPF_ALU64 | BPF_MOV | BPF_K:
-		emit_mov_imm64(c, dst, (u64)(s64)imm);
-		return 1;
 	case BPF_ALU | BPF_MOV | BPF_K:
-		emit_mov_imm32(c, dst, (u32)imm);
+		/* no BPF instruction reads the flags another one set */
+		if (!imm)
+			emit_alu_rr(c, 0x31, false, dst, dst);
+		else if (w)
+			emit_mov_imm64(c, dst, (u64)(s64)imm);
+		else
+			emit_mov_imm32(c, dst, (u32)imm);
 		return 1;
 	case BPF_ALU | BPF_END | BPF_TO_LE:
 		if (imm == 16) {
@@ -1764,11 +1840,12 @@ struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
 	c.addrs = calloc(len + 1, sizeof(u32));
 	c.new_addrs = calloc(len + 1, sizeof(u32));
 	c.loop_end = calloc(len, sizeof(u32));
-	if (!c.buf || !c.addrs || !c.new_addrs || !c.loop_end) {
+	c.target = calloc(len, 1);
+	if (!c.buf || !c.addrs || !c.new_addrs || !c.loop_end || !c.target) {
 		snprintf(c.err, c.errlen, "out of memory");
 		goto out_free;
 	}
-	jit_find_loops(&c);
+	jit_find_targets(&c);
 	if (jit_converge(&c))
 		goto out_free;
 	std_len = c.pos;
@@ -1821,6 +1898,7 @@ out_free:
 	free(c.addrs);
 	free(c.new_addrs);
 	free(c.loop_end);
+	free(c.target);
 	return prog;
 }
 

@@ -300,6 +300,21 @@ START_TEST(test_inline_array_lookups)
 		}
 		uxdp_worker_bind_cpu(0);
 		bpf_prog_put(prog);
+		/* XDP: the direct image reads the CPU once, at its entry */
+		insns[0] = BPF_MOV64_IMM(BPF_REG_2, 2);
+		prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+		ck_assert_msg(prog, "load: %s", log_buf);
+		ck_assert_ptr_nonnull(prog->aux->jit_direct);
+		for (cpu = 0; cpu < 2 && cpu < ncpus; cpu++) {
+			struct test_pkt pkt;
+
+			test_pkt_init(&pkt, 60);
+			uxdp_worker_bind_cpu(cpu);
+			ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 3000 + (percpu ? cpu : 0));
+			ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 3000 + (percpu ? cpu : 0));
+		}
+		uxdp_worker_bind_cpu(0);
+		bpf_prog_put(prog);
 		uxdp_bpf_map_close(id);
 	}
 }
