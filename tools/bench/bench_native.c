@@ -16,6 +16,12 @@
 #include "murmur3.h"	/* examples/progs */
 
 #define NOINLINE __attribute__((noinline))
+/* real loops, as the BPF programs keep them */
+#if defined(__clang__)
+#define NO_UNROLL _Pragma("clang loop unroll(disable)")
+#else
+#define NO_UNROLL _Pragma("GCC unroll 1")
+#endif
 
 /* The programs' ARRAY maps; visible, so their stores are kept. */
 uint64_t bench_native_maps[3][2];
@@ -35,7 +41,7 @@ static NOINLINE unsigned int native_csum_loop(struct bench_native_ctx *ctx)
 	uint32_t sum = 0;
 	int i, words = 0;
 
-#pragma clang loop unroll(disable)
+	NO_UNROLL
 	for (i = 0; i < 64; i++) {
 		if ((uint8_t *)(p + i + 1) > data_end)
 			break;
@@ -63,7 +69,7 @@ static NOINLINE unsigned int native_byte_scan(struct bench_native_ctx *ctx)
 	if (p + 43 > data_end)
 		return 2;
 	want = p[42];
-#pragma clang loop unroll(disable)
+	NO_UNROLL
 	for (i = 43; i < 256; i++) {
 		if (p + i + 1 > data_end)
 			break;
@@ -83,7 +89,7 @@ static NOINLINE unsigned int native_hash(struct bench_native_ctx *ctx)
 	uint32_t h = MURMUR3_SEED, k;
 	int i;
 
-#pragma clang loop unroll(disable)
+	NO_UNROLL
 	for (i = 0; i < 16; i++) {
 		if (data + 4 * (i + 1) > data_end)
 			break;
