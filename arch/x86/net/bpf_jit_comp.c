@@ -22,7 +22,7 @@
  * per instruction slot, jump offsets resolved over passes until the sizes
  * converge, as the kernel's do_jit() loop); the abort stubs. In both,
  * loop heads are aligned so that a short loop sits in one 64-byte line
- * (emit_loop_align()). Every EXIT is
+ * (emit_loop_align()). In the C-entry image every EXIT is
  * a `ret`: bpf-to-bpf calls are native calls (the call site saves R6..R10
  * and moves R10 down by the caller's frame, as the interpreter's frames
  * do), a tail call jumps to the target's body, so the target's EXIT
