@@ -463,6 +463,7 @@ struct bpf_prog_aux {
 	u64 abort_cnt[__BPF_ABORT_MAX];	/* run-time aborts per enum bpf_abort_reason */
 	/* arch/x86/net/bpf_jit_comp.c (uxdp additions): */
 	void *jit_image;		/* mmap'd executable image, or NULL */
+	void *jit_direct;		/* its direct entry (bpf_func), or NULL */
 	size_t jit_alloc;		/* its mapping size */
 	char jit_reason[96];		/* why the program is not JITed ("" when it is) */
 	/* kernel/bpf/line_info.c: source lines from BTF, or NULL */

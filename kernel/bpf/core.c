@@ -1506,7 +1506,9 @@ int bpf_prog_select_runtime(struct bpf_prog *prog)
 	else
 		snprintf(prog->aux->jit_reason, sizeof(prog->aux->jit_reason),
 			 "net.core.bpf_jit_enable is 0");
-	if (prog->type != BPF_PROG_TYPE_UNSPEC && bpf_fuse_at(prog, 0) == BPF_FUSE_RET_K)
+	/* a JITed program runs its image, as the kernel's */
+	if (prog->type != BPF_PROG_TYPE_UNSPEC && !prog->jited &&
+	    bpf_fuse_at(prog, 0) == BPF_FUSE_RET_K)
 		prog->bpf_func = bpf_prog_run_xdp_ret_k;
 	return 0;
 }

@@ -4,16 +4,19 @@
  * bpf_prog_test_run_opts() with the same repeat and the same packet, in the
  * same process, for each example program, on both uxdp runtimes: the
  * interpreter and the x86-64 JIT (each object is loaded twice, with
- * net.core.bpf_jit_enable 0 and 1). Prints ns/run for each, the ratios
- * interpreter / JIT and kernel / JIT (above 1: the JIT is faster) and ns
- * per executed instruction, as a table and (--json) as one JSON object.
- * Where the kernel cannot load programs (no root/CAP_BPF) its column is
- * left out and the interpreter/JIT comparison still runs.
+ * net.core.bpf_jit_enable 0 and 1), and, for the programs that have one,
+ * the same algorithm in C compiled natively (bench_native.c: the limit).
+ * Prints ns/run for each (gross), the same net of each runtime's cost for
+ * the constant program xdp_pass (always measured first), the ratios
+ * interpreter / JIT and kernel / JIT (above 1: the JIT is faster), JIT /
+ * native and ns per executed instruction, as a table and (--json) as one
+ * JSON object. Where the kernel cannot load programs (no root/CAP_BPF) its
+ * column is left out and the other comparisons still run.
  *
  *   uxdp-bench-prog [--json] [--repeat N] [--rounds R] [--size BYTES] PROGS_DIR [NAME...]
  *
- * Each figure is the median of R rounds; kernel, interpreter and JIT
- * rounds alternate.
+ * Each figure is the median of R rounds; kernel, interpreter, JIT and
+ * native rounds alternate.
  * The executed instruction count comes from a small reference walker over
  * the program as libbpf loaded it into the kernel (subprograms appended):
  * it follows the same path for the same packet, with helper calls stubbed
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -40,6 +44,8 @@
 #include <bpf/libbpf.h>
 
 #include <uxdp_bpf.h>
+
+#include "bench_native.h"
 
 struct bench_case {
 	const char *obj;
@@ -52,6 +58,7 @@ static const struct bench_case cases[] = {
 	{ "xdp1.o", "xdp_prog1" },
 	{ "xdp_csum_loop.o", "xdp_csum_loop_prog" },
 	{ "xdp_byte_scan.o", "xdp_byte_scan_prog" },
+	{ "xdp_hash.o", "xdp_hash_prog" },
 	{ "xdp_rxq_info.o", "xdp_prognum0" },
 	{ "xdp_redirect_map.o", "xdp_redirect_map_prog" },
 	{ "xdp_parse_v3.o", "xdp_parse_prog" },
@@ -336,9 +343,32 @@ struct result {
 	const char *name;
 	uint32_t kernel_ns, uxdp_ns, retval_k, retval_u;
 	uint32_t interp_ns, retval_i;	/* uxdp_ns, retval_u: the JIT */
+	uint32_t native_ns, retval_n;
 	uint64_t insns;
-	bool ok, kernel_ok, jited;
+	bool ok, kernel_ok, jited, native_ok;
 };
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* As test_run times a program: @repeat calls over the same frame, ns per call. */
+static uint32_t native_run(bench_native_fn fn, unsigned char *frame, uint32_t size,
+			   uint32_t repeat, uint32_t *retval)
+{
+	bench_native_fn volatile call = fn;
+	struct bench_native_ctx ctx = { .data = frame, .data_end = frame + size };
+	uint64_t t0 = thread_ns();
+	uint32_t i;
+
+	for (i = 0; i < repeat; i++)
+		*retval = call(&ctx);
+	return (uint32_t)((thread_ns() - t0) / repeat);
+}
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -349,8 +379,9 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		    uint32_t size, struct result *r)
 {
 	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
-	uint32_t kt[64], ut[64], it[64];
-	static unsigned char pkt[9000], walk_pkt[9000];
+	uint32_t kt[64], ut[64], it[64], nt[64];
+	static unsigned char pkt[9000], walk_pkt[9000], native_pkt[9000];
+	bench_native_fn native = bench_native_find(c->prog);
 	struct uxdp_bpf_object *uobj = NULL, *iobj = NULL;
 	struct bpf_object *kobj = NULL;
 	struct bpf_program *kp = NULL;
@@ -382,6 +413,7 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 	if (uid < 0 || iid < 0)
 		goto out;
 	r->jited = uxdp_bpf_prog_jit_info(uid, NULL, NULL, 0) > 0;
+	build_packet(native_pkt, size);
 	for (i = 0; i < rounds; i++) {
 		LIBBPF_OPTS(bpf_test_run_opts, ko);
 		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
@@ -410,7 +442,12 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 			goto out;
 		ut[i] = o.duration;
 		r->retval_u = o.retval;
+		if (native)
+			nt[i] = native_run(native, native_pkt, size, repeat, &r->retval_n);
 	}
+	r->native_ok = native != NULL;
+	if (native)
+		r->native_ns = median(nt, rounds);
 	r->kernel_ok = kp != NULL;
 	if (kp)
 		r->kernel_ns = median(kt, rounds);
@@ -429,6 +466,38 @@ out:
 	return err;
 }
 
+/* @gross minus the constant program's time (0 when faster) */
+static int net_ns(uint32_t gross, uint32_t constant)
+{
+	return gross > constant ? (int)(gross - constant) : 0;
+}
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0.0;
+}
+
+/* A table cell: the number, or n/a; @slot keeps the buffers of one row apart. */
+static const char *col(int slot, bool ok, long v)
+{
+	static char buf[6][16];
+
+	if (!ok)
+		return "n/a";
+	snprintf(buf[slot], sizeof(buf[slot]), "%ld", v);
+	return buf[slot];
+}
+
+static const char *colf(int slot, bool ok, double v)
+{
+	static char buf[3][16];
+
+	if (!ok || v <= 0)
+		return "n/a";
+	snprintf(buf[slot], sizeof(buf[slot]), "%.2f", v);
+	return buf[slot];
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -440,6 +509,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	struct result res[sizeof(cases) / sizeof(cases[0])] = {};
+	const struct result *pass;
 	uint32_t repeat = 1000000, size = 64;
 	unsigned int i, n = 0;
 	int rounds = 5, opt, j;
@@ -479,7 +549,8 @@ int main(int argc, char **argv)
 	sched_setaffinity(0, sizeof(set), &set);
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		bool want = optind + 1 >= argc;
+		/* cases[0], xdp_pass, is the constant program: always measured */
+		bool want = optind + 1 >= argc || !i;
 
 		for (j = optind + 1; j < argc; j++)
 			if (!strcmp(argv[j], cases[i].prog) || !strcmp(argv[j], cases[i].obj))
@@ -491,8 +562,10 @@ int main(int argc, char **argv)
 		n++;
 	}
 
+	pass = n && !strcmp(res[0].name, cases[0].prog) && res[0].ok ? &res[0] : NULL;
 	if (json) {
-		printf("{\"repeat\":%u,\"rounds\":%d,\"size\":%u,\"programs\":[", repeat, rounds, size);
+		printf("{\"repeat\":%u,\"rounds\":%d,\"size\":%u,\"constant\":\"%s\",\"native_compiler\":\"%s\",\"programs\":[",
+		       repeat, rounds, size, cases[0].prog, bench_native_compiler());
 		for (i = 0; i < n; i++) {
 			const struct result *r = &res[i];
 
@@ -502,11 +575,27 @@ int main(int argc, char **argv)
 				       r->jited ? "true" : "false", r->interp_ns, r->uxdp_ns,
 				       r->uxdp_ns ? (double)r->interp_ns / r->uxdp_ns : 0.0, r->retval_i,
 				       r->retval_i == r->retval_u ? "true" : "false");
+			if (r->ok && pass)
+				printf(",\"interp_net_ns\":%d,\"jit_net_ns\":%d",
+				       net_ns(r->interp_ns, pass->interp_ns), net_ns(r->uxdp_ns, pass->uxdp_ns));
+			if (r->ok && r->native_ok) {
+				printf(",\"native_ns\":%u,\"jit_native_ratio\":%.3f", r->native_ns,
+				       ratio(r->uxdp_ns, r->native_ns));
+				if (pass && pass->native_ok && r != pass)
+					printf(",\"native_net_ns\":%d,\"jit_native_net_ratio\":%.3f",
+					       net_ns(r->native_ns, pass->native_ns),
+					       ratio(net_ns(r->uxdp_ns, pass->uxdp_ns),
+						     net_ns(r->native_ns, pass->native_ns)));
+			}
 			if (r->ok && r->kernel_ok) {
 				printf(",\"kernel_ns\":%u,\"uxdp_ns\":%u,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
-				       r->kernel_ns, r->uxdp_ns,
-				       r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0, r->retval_u,
+				       r->kernel_ns, r->uxdp_ns, ratio(r->kernel_ns, r->uxdp_ns), r->retval_u,
 				       r->retval_k == r->retval_u ? "true" : "false");
+				if (pass && pass->kernel_ok && r != pass)
+					printf(",\"kernel_net_ns\":%d,\"ratio_net\":%.3f",
+					       net_ns(r->kernel_ns, pass->kernel_ns),
+					       ratio(net_ns(r->kernel_ns, pass->kernel_ns),
+						     net_ns(r->uxdp_ns, pass->uxdp_ns)));
 				if (r->insns)
 					printf(",\"insns_executed\":%llu,\"uxdp_ns_per_insn\":%.3f,\"kernel_ns_per_insn\":%.3f",
 					       (unsigned long long)r->insns, (double)r->uxdp_ns / r->insns,
@@ -519,35 +608,48 @@ int main(int argc, char **argv)
 	}
 	printf("uxdp-bench-prog: repeat %u, %d rounds (median), %u-byte IPv4/UDP frame, CPU 0\n",
 	       repeat, rounds, size);
-	printf("uxdp ns = the JIT (net.core.bpf_jit_enable 1); interp ns = the interpreter; i/j = interp/JIT\n");
-	printf("%-24s %10s %10s %10s %7s %8s %8s %12s %12s\n", "program", "kernel ns", "interp ns",
-	       "uxdp ns", "i/j", "k/u", "insns", "uxdp ns/insn", "kern ns/insn");
+	printf("ns/run: kernel = its JIT, jit = uxdp's JIT, interp = uxdp's interpreter, native = the\n"
+	       "algorithm in C (%s); net = minus that runtime's %s; k/j = kernel/jit,\n"
+	       "i/j = interp/jit, j/n = jit/native (net)\n", bench_native_compiler(), cases[0].prog);
+	printf("%-20s %6s %6s %6s %6s | %5s %5s %6s %5s | %5s %5s %6s %5s %6s %6s\n", "program",
+	       "kernel", "jit", "interp", "native", "net k", "net j", "net i", "net n", "k/j", "net",
+	       "i/j", "j/n", "insns", "ns/ins");
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
 		if (!r->ok) {
-			printf("%-24s %10s\n", r->name, "failed");
+			printf("%-20s %6s\n", r->name, "failed");
 			continue;
 		}
-		if (r->kernel_ok)
-			printf("%-24s %10u", r->name, r->kernel_ns);
-		else
-			printf("%-24s %10s", r->name, "n/a");
-		printf(" %10u %10u %7.2f", r->interp_ns, r->uxdp_ns,
-		       r->uxdp_ns ? (double)r->interp_ns / r->uxdp_ns : 0.0);
-		if (r->kernel_ok)
-			printf(" %8.2f", r->uxdp_ns ? (double)r->kernel_ns / r->uxdp_ns : 0.0);
-		else
-			printf(" %8s", "n/a");
+		printf("%-20.20s %6s %6u %6u %6s |", r->name, col(0, r->kernel_ok, r->kernel_ns),
+		       r->uxdp_ns, r->interp_ns, col(1, r->native_ok, r->native_ns));
+		printf(" %5s %5s %6s %5s |",
+		       col(2, r->kernel_ok && pass && pass->kernel_ok,
+			   net_ns(r->kernel_ns, pass ? pass->kernel_ns : 0)),
+		       col(3, pass, net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0)),
+		       col(4, pass, net_ns(r->interp_ns, pass ? pass->interp_ns : 0)),
+		       col(5, r->native_ok && pass && pass->native_ok,
+			   net_ns(r->native_ns, pass ? pass->native_ns : 0)));
+		printf(" %5s", colf(0, r->kernel_ok, ratio(r->kernel_ns, r->uxdp_ns)));
+		printf(" %5s", colf(1, r->kernel_ok && pass && pass->kernel_ok && r != pass,
+				    ratio(net_ns(r->kernel_ns, pass ? pass->kernel_ns : 0),
+					  net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0))));
+		printf(" %6.2f", ratio(r->interp_ns, r->uxdp_ns));
+		printf(" %5s", colf(2, r->native_ok && pass && pass->native_ok && r != pass,
+				    ratio(net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0),
+					  net_ns(r->native_ns, pass ? pass->native_ns : 0))));
 		if (r->insns)
-			printf(" %8llu %12.3f %12.3f\n", (unsigned long long)r->insns,
-			       (double)r->uxdp_ns / r->insns, (double)r->kernel_ns / r->insns);
+			printf(" %6llu %6.3f\n", (unsigned long long)r->insns,
+			       (double)r->uxdp_ns / r->insns);
 		else
-			printf(" %8s %12s %12s\n", "n/a", "n/a", "n/a");
+			printf(" %6s %6s\n", "n/a", "n/a");
 		if (r->kernel_ok && r->retval_k != r->retval_u)
 			printf("  WARNING: verdicts differ (kernel %u, uxdp %u)\n", r->retval_k, r->retval_u);
 		if (r->retval_i != r->retval_u)
 			printf("  WARNING: verdicts differ (interpreter %u, JIT %u)\n", r->retval_i,
+			       r->retval_u);
+		if (r->native_ok && r->retval_n != r->retval_u)
+			printf("  WARNING: verdicts differ (native %u, JIT %u)\n", r->retval_n,
 			       r->retval_u);
 		if (!r->jited)
 			printf("  note: not JITed (see uxdp prog show)\n");

@@ -137,7 +137,8 @@ START_TEST(test_alu_ops)
 	static const u8 ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_OR, BPF_AND, BPF_LSH,
 				  BPF_RSH, BPF_MOD, BPF_XOR, BPF_MOV, BPF_ARSH };
 	static const s16 offs[] = { 0, 1, 8, 16, 32 };
-	static const s32 imms[] = { 0, 1, -1, 3, 31, 32, 63, 0x7fffffff, (s32)0x80000000, -7 };
+	static const s32 imms[] = { 0, 1, -1, 3, 31, 32, 63, 0x7fffffff, (s32)0x80000000, -7,
+				    5, 9, 2, 8, 0x40000000 };
 	u32 loaded = 0, tried = 0, o, p, f, c, k;
 
 	bpf_jit_enable = 1;
@@ -299,6 +300,21 @@ START_TEST(test_inline_array_lookups)
 		}
 		uxdp_worker_bind_cpu(0);
 		bpf_prog_put(prog);
+		/* XDP: the direct image reads the CPU once, at its entry */
+		insns[0] = BPF_MOV64_IMM(BPF_REG_2, 2);
+		prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+		ck_assert_msg(prog, "load: %s", log_buf);
+		ck_assert_ptr_nonnull(prog->aux->jit_direct);
+		for (cpu = 0; cpu < 2 && cpu < ncpus; cpu++) {
+			struct test_pkt pkt;
+
+			test_pkt_init(&pkt, 60);
+			uxdp_worker_bind_cpu(cpu);
+			ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 3000 + (percpu ? cpu : 0));
+			ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 3000 + (percpu ? cpu : 0));
+		}
+		uxdp_worker_bind_cpu(0);
+		bpf_prog_put(prog);
 		uxdp_bpf_map_close(id);
 	}
 }
@@ -433,6 +449,58 @@ START_TEST(test_subprog_and_ctx)
 	ck_assert_uint_eq(run_xdp_both(pc, &pkt, NULL), 60u << 16);
 	bpf_prog_put(prog);
 	bpf_prog_put(pc);
+}
+END_TEST
+
+/*
+ * A program that can neither abort nor count runs in the direct image
+ * (bpf_func is the image): stack, R6..R9 across a helper call that needs
+ * an aligned stack, multiplies turned into lea and shifts (r13 as the
+ * base), an aligned loop; the same result as the interpreter.
+ */
+START_TEST(test_direct_image)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_6, 5),
+		BPF_MOV64_IMM(BPF_REG_7, 7),
+		BPF_MOV64_IMM(BPF_REG_8, 11),
+		BPF_MOV64_IMM(BPF_REG_9, 13),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 3),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -64, 4),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
+		BPF_MOV64_IMM(BPF_REG_2, 8),
+		BPF_CALL_HELPER(28),				/* fake_sum: 3 */
+		BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 9),
+		BPF_ALU64_IMM(BPF_MUL, BPF_REG_6, 5),
+		BPF_ALU32_IMM(BPF_MUL, BPF_REG_7, 3),
+		BPF_ALU64_IMM(BPF_MUL, BPF_REG_8, 8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_9),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -64),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
+		BPF_MOV64_IMM(BPF_REG_2, 10),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_2),	/* loop: += 10..1 */
+		BPF_ALU64_IMM(BPF_SUB, BPF_REG_2, 1),
+		BPF_JMP_IMM(BPF_JNE, BPF_REG_2, 0, -3),
+		BPF_EXIT_INSN(),
+	};
+	const u64 want = 27 + 25 + 21 + 88 + 13 + 3 + 4 + 55;
+	struct bpf_prog *prog;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 60);
+	prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	ck_assert_ptr_eq((void *)prog->bpf_func, prog->aux->jit_direct);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+	bpf_prog_put(prog);
 }
 END_TEST
 
@@ -654,6 +722,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_alu_ops);
 	tcase_add_test(tc, test_jmp_ops);
 	tcase_add_test(tc, test_div_special);
+	tcase_add_test(tc, test_direct_image);
 	tcase_add_test(tc, test_tail_call_limit);
 	tcase_add_test(tc, test_call_depth);
 	tcase_add_test(tc, test_tail_call_stack);
