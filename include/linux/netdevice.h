@@ -59,7 +59,16 @@ struct net_device {
 	struct xdp_rxq_info *xdp_generic_rxq;	/* [num_rx_queues]: the kernel's _rx[i].xdp_rxq */
 	u8 xdpgeneric_linearize;		/* seed patch 3 knob; 1 from alloc_netdev() */
 	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
+	/*
+	 * 1: a real wire (afpacket, tap, afxdp): its link comes up when the
+	 * first run starts, and netdev_link_up_hook announces it (gratuitous
+	 * ARP); 2: announced.
+	 */
+	u8 link_announce;
 };
+
+/* Called on worker 0 at the start of a run for each device that comes up (inet_init()). */
+extern void (*netdev_link_up_hook)(struct net_device *dev);
 
 /*
  * Device by ifindex (kernel: dev_get_by_index(net, ifindex)); NULL if none.

@@ -61,6 +61,7 @@ void inet_init(void)
 	dev_add_pack(&ip_packet_type);
 	dev_add_pack(&arp_packet_type);
 	ip_fib_bpf_hook_install();
+	netdev_link_up_hook = arp_send_gratuitous;
 	inet_registered = true;
 }
 
@@ -69,10 +70,11 @@ void inet_exit(void)
 	if (inet_registered) {
 		dev_remove_pack(&ip_packet_type);
 		dev_remove_pack(&arp_packet_type);
+		netdev_link_up_hook = NULL;
 		inet_registered = false;
 	}
 	fib_flush();
-	neigh_flush();
+	neigh_table_flush(&arp_tbl);
 	ipv4_mib_reset();
 	icmp_global_reset();
 	ipv4_sysctl.ip_forward = 0;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <net/ip.h>
 #include <net/neighbour.h>
@@ -160,7 +161,12 @@ int uxdp_ip_neigh_add(const char *ipstr, const char *lladdr, const char *devname
 
 int uxdp_sysctl_set(const char *key, const char *value, char *err, size_t errlen)
 {
-	int ret = ipv4_sysctl_set(key, value);
+	int ret;
+
+	if (!strncmp(key, "net.ipv4.neigh.", 15))
+		ret = neigh_sysctl_set(&arp_tbl, key + 15, value);
+	else
+		ret = ipv4_sysctl_set(key, value);
 
 	if (ret == -ENOENT)
 		ERR("unknown sysctl '%s'", key);
@@ -189,6 +195,8 @@ int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max)
 	}
 	return n;
 }
+
+static int neigh_show_line(int i, char *buf, size_t len, bool json);
 
 static const char *ifname(int ifindex)
 {
@@ -224,16 +232,63 @@ int uxdp_ip_show(int what, int i, char *buf, size_t len)
 			 r->gw ? g : "", r->oif ? " dev " : "", r->oif ? ifname(r->oif) : "",
 			 r->scope_link ? " scope link" : "");
 	} else {
-		const struct neighbour *n = neigh_at(i);
-
-		if (!n)
-			return -ENOENT;
-		inet_ntop(AF_INET, &n->primary_key, a, sizeof(a));
-		snprintf(buf, len, "%s dev %s lladdr %02x:%02x:%02x:%02x:%02x:%02x PERMANENT", a,
-			 ifname(n->ifindex), n->ha[0], n->ha[1], n->ha[2], n->ha[3], n->ha[4],
-			 n->ha[5]);
+		return neigh_show_line(i, buf, len, false);
 	}
 	return 0;
+}
+
+/*
+ * Entry @i of `neigh show` as `ip neigh show` prints it (@json false) or
+ * as one element of `ip -j neigh show` (@json true). NOARP entries are
+ * not shown (iproute2's default filter).
+ */
+static int neigh_show_line(int i, char *buf, size_t len, bool json)
+{
+	const struct neighbour *n = neigh_at(&arp_tbl, i);
+	char a[INET_ADDRSTRLEN], ll[24] = "";
+	u8 state, ha[ETH_ALEN];
+
+	if (!n)
+		return -ENOENT;
+	state = READ_ONCE(n->nud_state);
+	inet_ntop(AF_INET, n->primary_key, a, sizeof(a));
+	if (state & NUD_VALID) {
+		neigh_ha_snapshot(ha, n);
+		snprintf(ll, sizeof(ll), "%02x:%02x:%02x:%02x:%02x:%02x", ha[0], ha[1], ha[2],
+			 ha[3], ha[4], ha[5]);
+	}
+	if (state == NUD_NOARP)
+		buf[0] = 0;
+	else if (json)
+		snprintf(buf, len, "{\"dst\":\"%s\",\"dev\":\"%s\"%s%s%s,\"state\":[\"%s\"]}", a,
+			 n->dev->name, *ll ? ",\"lladdr\":\"" : "", ll, *ll ? "\"" : "",
+			 neigh_state_name(state));
+	else
+		snprintf(buf, len, "%s dev %s%s%s %s", a, n->dev->name, *ll ? " lladdr " : "", ll,
+			 neigh_state_name(state));
+	return 0;
+}
+
+int uxdp_ip_neigh_json(int i, char *buf, size_t len)
+{
+	return neigh_show_line(i, buf, len, true);
+}
+
+int uxdp_neigh_stats_get(char (*names)[48], uint64_t *values, int max)
+{
+	u64 st[32];
+	int n = neigh_stats_count();
+
+	neigh_stats_get(&arp_tbl, st);
+	for (int i = 0; i < n && i < max; i++) {
+		snprintf(names[i], 48, "%s", neigh_stat_name(i));
+		values[i] = st[i];
+	}
+	if (max > n) {
+		snprintf(names[n], 48, "entries");
+		values[n] = arp_tbl.entries;
+	}
+	return n + 1;
 }
 
 void uxdp_ip_reset(void)

@@ -329,10 +329,11 @@ static int bpf_ipv4_fib_lookup(struct xdp_buff *xdp, struct bpf_fib_lookup *para
 		return BPF_FIB_LKUP_RET_SUCCESS;
 	}
 	/* bpf_fib_set_fwd_params() */
-	neigh = __ipv4_neigh_lookup(dev->ifindex, params->ipv4_dst);
-	if (!neigh)
+	/* The kernel's __ipv4_neigh_lookup_noref() + NUD_VALID test. */
+	neigh = __ipv4_neigh_lookup(dev, params->ipv4_dst);
+	if (!neigh || !(READ_ONCE(neigh->nud_state) & NUD_VALID))
 		return BPF_FIB_LKUP_RET_NO_NEIGH;
-	memcpy(params->dmac, neigh->ha, ETH_ALEN);
+	neigh_ha_snapshot(params->dmac, neigh);
 	memcpy(params->smac, dev->dev_addr, ETH_ALEN);
 	params->h_vlan_TCI = 0;
 	params->h_vlan_proto = 0;

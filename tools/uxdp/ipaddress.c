@@ -5,7 +5,8 @@
  *   addr add A.B.C.D/LEN dev NAME          addr show
  *   route add PREFIX|default [via GW] [dev NAME]   route add blackhole|unreachable|prohibit PREFIX
  *   route show
- *   neigh add IP lladdr MAC dev NAME       neigh show
+ *   neigh add IP lladdr MAC dev NAME       neigh show   (-j: as ip -j neigh show)
+ *   ntable show                            the ARP table's statistics (ip -s ntable)
  *   sysctl [-w] net.ipv4.KEY=VALUE         (ip_forward, ip_default_ttl, icmp_ratemask, ...)
  *   snmp                                   the Ip: and Icmp: counters (nstat -az style)
  *
@@ -13,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <uxdp_link.h>
@@ -119,7 +121,56 @@ usage:
 
 static int neigh_show(int argc, char **argv)
 {
-	return show(2);
+	char line[256], *buf = NULL;
+	size_t len = 0;
+	bool first = true;
+	FILE *j;
+
+	if (!json_output)
+		return show(2);
+	j = open_memstream(&buf, &len);
+	if (!j)
+		return 1;
+	fprintf(j, "[");
+	for (int i = 0; !uxdp_ip_neigh_json(i, line, sizeof(line)); i++) {
+		if (!line[0])
+			continue;
+		fprintf(j, "%s%s", first ? "" : ",", line);
+		first = false;
+	}
+	fprintf(j, "]");
+	fclose(j);
+	run_append_json("neigh", buf);
+	free(buf);
+	return 0;
+}
+
+static int ntable_show(int argc, char **argv)
+{
+	char names[32][48], *buf = NULL;
+	uint64_t values[32];
+	int n = uxdp_neigh_stats_get(names, values, 32);
+	size_t len = 0;
+	FILE *j;
+
+	j = open_memstream(&buf, &len);
+	if (!j)
+		return 1;
+	fprintf(j, "{\"arp_cache\":{");
+	if (!json_output)
+		printf("arp_cache:");
+	for (int i = 0; i < n && i < 32; i++) {
+		fprintf(j, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)values[i]);
+		if (!json_output)
+			printf(" %s %llu", names[i], (unsigned long long)values[i]);
+	}
+	fprintf(j, "}}");
+	fclose(j);
+	if (!json_output)
+		printf("\n");
+	run_append_json("ntable", buf);
+	free(buf);
+	return 0;
 }
 
 static const struct {
@@ -189,6 +240,11 @@ const struct script_cmd iproute_cmds[] = {
 const struct script_cmd ipneigh_cmds[] = {
 	{ "add", neigh_add, "add IP lladdr MAC dev NAME" },
 	{ "show", neigh_show, "show" },
+	{ 0 }
+};
+
+const struct script_cmd ipntable_cmds[] = {
+	{ "show", ntable_show, "show" },
 	{ 0 }
 };
 

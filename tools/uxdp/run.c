@@ -83,7 +83,7 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void run_append_json(const char *fmt_key, const char *body)
+void run_append_json(const char *fmt_key, const char *body)
 {
 	char *old, *n;
 

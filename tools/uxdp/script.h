@@ -29,6 +29,7 @@ extern const struct script_cmd run_cmds[];
 extern const struct script_cmd ipaddr_cmds[];
 extern const struct script_cmd iproute_cmds[];
 extern const struct script_cmd ipneigh_cmds[];
+extern const struct script_cmd ipntable_cmds[];
 extern const struct script_cmd ipv4_cmds[];
 
 /* Run one tokenized script line (link, map, addr, ... ; run and stats too). */
@@ -48,6 +49,8 @@ struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name);
 void run_output_begin(void);
 /* Print the JSON document (-j) or the summary table if @print; free the runs. */
 void run_output_end(bool print);
+/* Add "KEY":BODY to the last run's JSON (nothing before the first run). */
+void run_append_json(const char *key, const char *body);
 /* UXDP_LEAK_CHECK=1: 1 and a message if datapath memory is still in use. */
 int run_leak_check(void);
 
