@@ -62,7 +62,11 @@
 #                             DEV0's XDP program (xdp_drop_udp_port) dropped 50
 #                             with reason XDP_DROP; each device's verdicts
 #                             conserved; the router DEV0+DEV1 sent or dropped
-#                             with a reason every frame it received
+#                             with a reason every frame it received (with the
+#                             script's `ntable show`: received + ARP requests
+#                             it made == sent + dropped + ARP it consumed);
+#                             with its `neigh show`: uxdp resolved A on DEV0
+#                             and B on DEV1 to their MACs
 #
 # Router topology (nl_router_topology), addresses from 198.18.0.0/15 only:
 #   ns $NL_NS_A: $NL_IF_A 198.18.0.2/24, default via 198.18.0.1
@@ -300,10 +304,18 @@ nl_router_check() {
 	jq -e --arg d "$dev0" '[.drops[$d][]? | select(.reason == "XDP_DROP") | .count] == [50]' "$j" \
 		>/dev/null || nl_fail "$dev0: drop reasons: $(jq -c .drops "$j")"
 	nl_uxdp_conservation "$j" "$dev0" "$dev1"
-	jq -e --arg a "$dev0" --arg b "$dev1" '(.devices[$a].rx_packets + .devices[$b].rx_packets) ==
+	jq -e --arg a "$dev0" --arg b "$dev1" '(.ntable.arp_cache // {}) as $n |
+		(.devices[$a].rx_packets + .devices[$b].rx_packets + ($n.tx_solicits // 0)) ==
 		(.devices[$a].tx_packets + .devices[$b].tx_packets +
-		 .devices[$a].drops_total + .devices[$b].drops_total)' "$j" >/dev/null ||
-		nl_fail "router: received != sent + dropped: $(jq -c .devices "$j")"
+		 .devices[$a].drops_total + .devices[$b].drops_total + ($n.rx_consumed // 0))' "$j" >/dev/null ||
+		nl_fail "router: received + ARP requests made != sent + dropped + ARP consumed: $(jq -c '{devices, ntable}' "$j")"
+	if jq -e 'has("neigh")' "$j" >/dev/null; then
+		jq -e --arg a "$dev0" --arg b "$dev1" --arg ma "$NL_MAC_A" --arg mb "$NL_MAC_B" '
+			def resolved($ip; $dev; $mac): any(.neigh[]; .dst == $ip and .dev == $dev and
+				.lladdr == $mac and (.state[0] | IN("REACHABLE", "STALE", "DELAY", "PROBE")));
+			resolved("198.18.0.2"; $a; $ma) and resolved("198.19.0.2"; $b; $mb)' "$j" >/dev/null ||
+			nl_fail "uxdp did not resolve A and B: $(jq -c .neigh "$j")"
+	fi
 }
 
 nl_remove_while_running() {
