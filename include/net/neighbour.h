@@ -75,6 +75,23 @@ struct neigh_parms {
 };
 #define NEIGH_VAR(p, attr)	((p)->data[NEIGH_VAR_##attr])
 
+#define SK_WMEM_MAX	212992	/* net.core.wmem_max: unres_qlen_bytes' default */
+
+/* The defaults ARP and NDP share (arp_tbl, nd_tbl); @locktime differs. */
+#define NEIGH_PARMS_DEFAULT(locktime) {					\
+	.data = {							\
+		[NEIGH_VAR_MCAST_PROBES] = 3,				\
+		[NEIGH_VAR_UCAST_PROBES] = 3,				\
+		[NEIGH_VAR_RETRANS_TIME] = 1 * HZ,			\
+		[NEIGH_VAR_BASE_REACHABLE_TIME] = 30 * HZ,		\
+		[NEIGH_VAR_DELAY_PROBE_TIME] = 5 * HZ,			\
+		[NEIGH_VAR_GC_STALETIME] = 60 * HZ,			\
+		[NEIGH_VAR_QUEUE_LEN_BYTES] = SK_WMEM_MAX,		\
+		[NEIGH_VAR_LOCKTIME] = (locktime),			\
+	},								\
+	.reachable_time = 30 * HZ,					\
+}
+
 /* /proc/net/stat/arp_cache columns, plus uxdp's own accounting (last two). */
 #define NEIGH_STATS(FN)				\
 	FN(allocs)				\

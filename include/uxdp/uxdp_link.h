@@ -193,11 +193,14 @@ UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
  */
 UXDP_API int uxdp_ip_neigh_json(int i, char *buf, size_t len);
 /**
- * uxdp_neigh_stats_get() - the ARP table's statistics (/proc/net/stat/
- * arp_cache names, then uxdp's tx_solicits and rx_consumed, then entries).
- * Return: how many there are (fills up to @max).
+ * uxdp_neigh_stats_get() - statistics of neighbour table @tbl (0 ARP,
+ * 1 NDP; its name in @id): the /proc/net/stat/arp_cache columns, then
+ * uxdp's tx_solicits (requests and announcements it sent) and rx_consumed
+ * (frames the table's protocol ended without sending anything), then
+ * entries. Return: how many there are (fills up to @max), -ENOENT.
  */
-UXDP_API int uxdp_neigh_stats_get(char (*names)[48], uint64_t *values, int max);
+UXDP_API int uxdp_neigh_stats_get(int tbl, const char **id, char (*names)[48], uint64_t *values,
+				  int max);
 /** uxdp_ip_reset() - forget addresses, routes, neighbours and counters. */
 UXDP_API void uxdp_ip_reset(void);
 

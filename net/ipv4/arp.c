@@ -38,7 +38,6 @@
 #include <net/neighbour.h>
 #include <net/route.h>
 
-#define SK_WMEM_MAX	212992	/* net.core.wmem_max: unres_qlen_bytes' default */
 
 static void arp_solicit(struct neighbour *n, struct sk_buff *skb);
 static void arp_error_report(struct neighbour *n, struct sk_buff *skb);
@@ -50,19 +49,7 @@ struct neigh_table arp_tbl = {
 	.protocol = ETH_P_IP,
 	.solicit = arp_solicit,
 	.error_report = arp_error_report,
-	.parms = {
-		.data = {
-			[NEIGH_VAR_MCAST_PROBES] = 3,
-			[NEIGH_VAR_UCAST_PROBES] = 3,
-			[NEIGH_VAR_RETRANS_TIME] = 1 * HZ,
-			[NEIGH_VAR_BASE_REACHABLE_TIME] = 30 * HZ,
-			[NEIGH_VAR_DELAY_PROBE_TIME] = 5 * HZ,
-			[NEIGH_VAR_GC_STALETIME] = 60 * HZ,
-			[NEIGH_VAR_QUEUE_LEN_BYTES] = SK_WMEM_MAX,
-			[NEIGH_VAR_LOCKTIME] = 1 * HZ,
-		},
-		.reachable_time = 30 * HZ,
-	},
+	.parms = NEIGH_PARMS_DEFAULT(1 * HZ),
 };
 
 /* The Ethernet/IPv4 ARP body after struct arphdr. */

@@ -57,6 +57,8 @@
 #                             UDP datagrams each to B's ports 9998 and 9999
 #                             (received into DIR/udp9998, DIR/udp9999), 4 MiB
 #                             of TCP compared byte for byte
+#   nl_tcp_exact DIR DST      4 MiB of TCP from A to B's address DST (IPv4 or
+#                             IPv6) through the router, compared byte for byte
 #   nl_router_check JSON DIR DEV0 DEV1
 #                             after uxdp's run: 9998 got its 50, 9999 none, and
 #                             DEV0's XDP program (xdp_drop_udp_port) dropped 50
@@ -278,16 +280,22 @@ nl_router_traffic() {
 			printf "drop %02d\n" "$i" >&4
 			sleep 0.002
 		done' || nl_fail "sending UDP from A"
+	nl_tcp_exact "$d" 198.19.0.2
+}
+
+nl_tcp_exact() {
+	local d=$1 dst=$2 tcp_pid l=TCP-LISTEN c="TCP:$2"
+	case $dst in *:*) l=TCP6-LISTEN c="TCP6:[$dst]" ;; esac
 	# TCP: 4 MiB, byte-exact
 	head -c 4194304 /dev/urandom >"$d/send"
-	nl_bg "$NL_NS_B" "$d/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$d/recv",creat,trunc
+	nl_bg "$NL_NS_B" "$d/tcp.out" socat -u $l:5001,reuseaddr OPEN:"$d/recv",creat,trunc
 	tcp_pid=$NL_BG_PID
 	nl_wait_for 5 nl_listening "$NL_NS_B" t 5001 || nl_fail "socat did not listen on TCP 5001 in B"
-	timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$d/send" TCP:198.19.0.2:5001,connect-timeout=5 \
-		2>"$d/tcp.err" || nl_fail "TCP transfer A -> B through the router: $(cat "$d/tcp.err")"
+	timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$d/send" "$c:5001,connect-timeout=5" \
+		2>"$d/tcp.err" || nl_fail "TCP transfer A -> B ($dst) through the router: $(cat "$d/tcp.err")"
 	nl_wait_pid "$tcp_pid" 10 || nl_fail "TCP receiver in B did not finish: $(cat "$d/tcp.out.err")"
 	cmp -s "$d/send" "$d/recv" ||
-		nl_fail "TCP transfer: $(stat -c %s "$d/recv") of 4194304 bytes, or different bytes"
+		nl_fail "TCP transfer to $dst: $(stat -c %s "$d/recv") of 4194304 bytes, or different bytes"
 }
 
 nl_router_check() {
