@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Timers on the run's clock: jiffies (HZ 1000, CLOCK_MONOTONIC in ms, or a
- * clock a test sets), timer_list with mod_timer()/del_timer(), and
+ * Timers on the run's clock: jiffies (HZ 1000: CLOCK_MONOTONIC_COARSE in
+ * ms, which moves in ticks as jiffies do, or a clock a test sets), timer_list with mod_timer()/del_timer(), and
  * run_timers(), the timer softirq, which worker 0 calls between its NAPI
  * polls (net/core/dev.c). Expired timers run there, one at a time, with
  * no lock held; any worker may arm or delete a timer.

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/err.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <net/ip.h>
@@ -197,6 +198,7 @@ int uxdp_ip_neigh_add(const char *ipstr, const char *lladdr, const char *devname
 {
 	struct net_device *dev = find_dev(devname, err, errlen);
 	unsigned int m[6];
+	struct in6_addr a6;
 	struct in_addr a;
 	u8 mac[6];
 	char c;
@@ -204,8 +206,8 @@ int uxdp_ip_neigh_add(const char *ipstr, const char *lladdr, const char *devname
 
 	if (!dev)
 		return -ENODEV;
-	if (inet_pton(AF_INET, ipstr, &a) != 1) {
-		ERR("'%s' is not an IPv4 address", ipstr);
+	if (strchr(ipstr, ':') ? inet_pton(AF_INET6, ipstr, &a6) != 1 : inet_pton(AF_INET, ipstr, &a) != 1) {
+		ERR("'%s' is not an IPv4 or IPv6 address", ipstr);
 		return -EINVAL;
 	}
 	if (sscanf(lladdr, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &c) != 6) {
@@ -219,7 +221,16 @@ int uxdp_ip_neigh_add(const char *ipstr, const char *lladdr, const char *devname
 		}
 		mac[i] = m[i];
 	}
-	ret = neigh_add(a.s_addr, dev->ifindex, mac);
+	if (strchr(ipstr, ':')) {
+		struct neighbour *n = __neigh_create(&nd_tbl, &a6, dev);
+
+		ret = IS_ERR(n) ? PTR_ERR(n) :
+		      neigh_update(n, mac, NUD_PERMANENT, NEIGH_UPDATE_F_OVERRIDE | NEIGH_UPDATE_F_ADMIN);
+		if (!ret)
+			inet6_init();
+	} else {
+		ret = neigh_add(a.s_addr, dev->ifindex, mac);
+	}
 	if (ret)
 		ERR("neigh add %s: %s", ipstr, strerror(-ret));
 	return ret;
