@@ -69,6 +69,8 @@ struct net_device {
 
 /* Called on worker 0 at the start of a run for each device that comes up (inet_init()). */
 extern void (*netdev_link_up_hook)(struct net_device *dev);
+/* Called by unregister_netdevice() (NETDEV_UNREGISTER; inet_init()). */
+extern void (*netdev_unregister_hook)(struct net_device *dev);
 
 /*
  * Device by ifindex (kernel: dev_get_by_index(net, ifindex)); NULL if none.

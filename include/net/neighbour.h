@@ -208,6 +208,8 @@ void neigh_ha_snapshot(u8 *dst, const struct neighbour *n);
 /* Control plane (between runs). */
 int neigh_delete(struct neigh_table *tbl, const void *pkey, struct net_device *dev);
 void neigh_table_flush(struct neigh_table *tbl);
+/* The device goes away: its entries (and what waits in them) and parameters too. */
+void neigh_ifdown(struct neigh_table *tbl, struct net_device *dev);
 /* Entry @i (0-based, creation order) or NULL. */
 struct neighbour *neigh_at(struct neigh_table *tbl, int i);
 const char *neigh_state_name(u8 nud_state);

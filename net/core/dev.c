@@ -217,11 +217,16 @@ out_uninit:
 	return err;
 }
 
+void (*netdev_unregister_hook)(struct net_device *dev);
+
 void unregister_netdevice(struct net_device *dev)
 {
 	if (dev->reg_state != NETREG_REGISTERED)
 		return;
 	dev_close(dev);
+	/* NETDEV_UNREGISTER: the stack forgets the device (neigh_ifdown()). */
+	if (netdev_unregister_hook)
+		netdev_unregister_hook(dev);
 	if (dev->xdp_prog)
 		dev_xdp_attach(dev, NULL, NULL, 0);
 	if (dev->xdp_generic_prog)

@@ -576,6 +576,18 @@ int neigh_delete(struct neigh_table *tbl, const void *pkey, struct net_device *d
 	return 0;
 }
 
+void neigh_ifdown(struct neigh_table *tbl, struct net_device *dev)
+{
+	if (!tbl->slots)
+		return;
+	for (int i = tbl->entries - 1; i >= 0; i--)
+		if (tbl->slots[i].dev == dev)
+			neigh_destroy_slot(tbl, i);
+	neigh_rehash(tbl);
+	if (dev->ifindex > 0 && dev->ifindex < NEIGH_DEV_MAX)
+		tbl->dev_parms[dev->ifindex].set = false;
+}
+
 void neigh_table_flush(struct neigh_table *tbl)
 {
 	if (!tbl->slots)

@@ -11,7 +11,8 @@
  * the old MAC) -> PROBE after delay_first_probe_time with unicast probes ->
  * FAILED; a request for us creates a STALE entry; replies within locktime
  * do not override; unsolicited replies create nothing; PERMANENT entries
- * are not changed by ARP; bpf_fib_lookup sees only valid entries.
+ * are not changed by ARP; bpf_fib_lookup sees only valid entries; a
+ * device unregistered takes its entries and their queues along.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -430,6 +431,25 @@ START_TEST(test_permanent_kept)
 }
 END_TEST
 
+START_TEST(test_device_gone)
+{
+	int entries;
+
+	rx_udp("198.19.0.2", 18);
+	entries = arp_tbl.entries;
+	ck_assert_ptr_nonnull(nb("198.19.0.2"));
+	cap_drain(out);
+	/* NETDEV_UNREGISTER: out0's entries and what waits in them go. */
+	unregister_netdevice(out);
+	ck_assert_int_eq(arp_tbl.entries, entries - 1);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_NEIGH_DEAD), 1);
+	ck_assert_int_eq(register_netdevice(out), 0);
+	dev_open(out);
+	ck_assert_ptr_null(nb("198.19.0.2"));
+	ck_assert_ptr_nonnull(__ipv4_neigh_lookup(in, ip("198.18.0.2")));
+}
+END_TEST
+
 START_TEST(test_gratuitous)
 {
 	arp_send_gratuitous(out);
@@ -452,6 +472,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_locktime_and_override);
 	tcase_add_test(tc, test_request_learns);
 	tcase_add_test(tc, test_permanent_kept);
+	tcase_add_test(tc, test_device_gone);
 	tcase_add_test(tc, test_gratuitous);
 	suite_add_tcase(s, tc);
 	return s;
