@@ -745,6 +745,7 @@ static const struct net_device_ops afp_netdev_ops = {
 static void afp_setup(struct net_device *dev)
 {
 	dev->netdev_ops = &afp_netdev_ops;
+	dev->link_announce = 1;	/* a real wire: gratuitous ARP at the first run */
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_NDO_XMIT | NETDEV_XDP_ACT_NDO_XMIT_SG;
 	dev->max_mtu = AFP_MAX_FRAME - ETH_HLEN - VLAN_HLEN;

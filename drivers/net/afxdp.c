@@ -631,6 +631,7 @@ static const struct net_device_ops afxdp_netdev_ops = {
 static void afxdp_setup(struct net_device *dev)
 {
 	dev->netdev_ops = &afxdp_netdev_ops;
+	dev->link_announce = 1;	/* a real wire: gratuitous ARP at the first run */
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_NDO_XMIT;
 }

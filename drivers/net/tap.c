@@ -386,6 +386,7 @@ static const struct net_device_ops tap_netdev_ops = {
 static void tap_setup(struct net_device *dev)
 {
 	dev->netdev_ops = &tap_netdev_ops;
+	dev->link_announce = 1;	/* a real wire: gratuitous ARP at the first run */
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_NDO_XMIT | NETDEV_XDP_ACT_NDO_XMIT_SG;
 	dev->max_mtu = TAP_MAX_FRAME - ETH_HLEN - 4;

@@ -61,7 +61,18 @@ struct net_device {
 	struct dsa_port *dsa_ptr;	/* DSA: a conduit's CPU port (net/dsa) */
 	/* rx metadata kfuncs (net/core/xdp.c): what the driver knows, or NULL */
 	const struct xdp_metadata_ops *xdp_metadata_ops;
+	/*
+	 * 1: a real wire (afpacket, tap, afxdp): its link comes up when the
+	 * first run starts, and netdev_link_up_hook announces it (gratuitous
+	 * ARP); 2: announced.
+	 */
+	u8 link_announce;
 };
+
+/* Called on worker 0 at the start of a run for each device that comes up (inet_init()). */
+extern void (*netdev_link_up_hook)(struct net_device *dev);
+/* Called by unregister_netdevice() (NETDEV_UNREGISTER; inet_init()). */
+extern void (*netdev_unregister_hook)(struct net_device *dev);
 
 /*
  * Device by ifindex (kernel: dev_get_by_index(net, ifindex)); NULL if none.

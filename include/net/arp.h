@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ARP: answer requests for the router's own addresses (arp_process()).
+ * ARP: the receive side of the IPv4 neighbour table (arp_process():
+ * replies for our addresses, learning); the table itself is arp_tbl in
+ * include/net/neighbour.h.
  *
  * Kernel: include/net/arp.h; net/ipv4/arp.c arp_rcv(), arp_process()
- * Differs: replies only; requests from others do not create neighbours.
+ * Differs: see net/ipv4/arp.c.
  */
 #ifndef _UXDP_NET_ARP_H
 #define _UXDP_NET_ARP_H

@@ -82,6 +82,8 @@ extern struct ipv4_mib ipv4_mib[NR_CPUS];
 /* Sum over CPUs (for `snmp` and tests); @ip and @icmp may be NULL. */
 void ipv4_mib_get(u64 ip[IPSTATS_MIB_MAX], u64 icmp[ICMP_MIB_MAX]);
 void ipv4_mib_reset(void);
+/* Sum @n u64 counters at @off of @cpus per-CPU structs @stride bytes apart into @out. */
+void snmp_fold(u64 *out, const void *base, size_t stride, size_t off, int n);
 const char *ipstats_mib_name(int i);
 const char *icmp_mib_name(int i);
 

@@ -79,6 +79,17 @@ bool inet_addr_is_local(u32 addr);
 u32 inet_select_addr(int ifindex, u32 dst);
 const struct in_ifaddr *inet_addr_at(int i);
 
+struct bpf_fib_lookup;
+struct neighbour;
+/*
+ * bpf_fib_lookup() steps both families share: the route type's answer,
+ * the output device and its MTU against tot_len (0 and *@devp, or a
+ * BPF_FIB_LKUP_RET_*); then the neighbour's MACs (bpf_fib_set_fwd_params()).
+ */
+int bpf_fib_check_route(struct bpf_fib_lookup *params, u8 type, int oif, struct net_device **devp);
+int bpf_fib_set_fwd_params(struct bpf_fib_lookup *params, const struct net_device *dev,
+			   const struct neighbour *neigh, u32 mtu);
+
 /* Hook for bpf_fib_lookup (include/linux/filter.h). */
 void ip_fib_bpf_hook_install(void);
 

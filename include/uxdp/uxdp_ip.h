@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * uxdp IPv4: addresses, routes, static neighbours, sysctl and the Ip:/Icmp:
- * SNMP counters, as `ip addr`, `ip route`, `ip neigh`, `sysctl` and
+ * uxdp IPv4 and IPv6: addresses, routes, neighbours, sysctl and the SNMP
+ * counters, as `ip addr`, `ip route`, `ip neigh`, `sysctl` and
  * `nstat` see them. int functions return 0 or -errno; messages for a user
  * go to the caller's @err buffer.
  *
@@ -27,7 +27,7 @@ UXDP_API int uxdp_ip_addr_add(const char *dev, const char *cidr, char *err, size
  */
 UXDP_API int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
 			       const char *dev, char *err, size_t errlen);
-/** uxdp_ip_neigh_add() - `neigh add IP lladdr MAC dev NAME` (permanent). */
+/** uxdp_ip_neigh_add() - `neigh add IP lladdr MAC dev NAME` (NUD_PERMANENT). */
 UXDP_API int uxdp_ip_neigh_add(const char *ip, const char *lladdr, const char *dev,
 			       char *err, size_t errlen);
 /** uxdp_sysctl_set() - `sysctl net.ipv4.KEY=VALUE`. 0, -ENOENT, -EINVAL. */
@@ -42,6 +42,21 @@ UXDP_API int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max);
  * `neigh show` (2) into @buf. Return: 0, or -ENOENT past the end.
  */
 UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
+/**
+ * uxdp_ip_neigh_json() - entry @i of `neigh show` as a JSON object (the
+ * elements of `ip -j neigh show`); "" for an entry not shown.
+ * Return: 0, or -ENOENT past the end.
+ */
+UXDP_API int uxdp_ip_neigh_json(int i, char *buf, size_t len);
+/**
+ * uxdp_neigh_stats_get() - statistics of neighbour table @tbl (0 ARP,
+ * 1 NDP; its name in @id): the /proc/net/stat/arp_cache columns, then
+ * uxdp's tx_solicits (requests and announcements it sent) and rx_consumed
+ * (frames the table's protocol ended without sending anything), then
+ * entries. Return: how many there are (fills up to @max), -ENOENT.
+ */
+UXDP_API int uxdp_neigh_stats_get(int tbl, const char **id, char (*names)[48], uint64_t *values,
+				  int max);
 /** uxdp_ip_reset() - forget addresses, routes, neighbours and counters. */
 UXDP_API void uxdp_ip_reset(void);
 

@@ -55,6 +55,7 @@
 #include <linux/printk.h>
 #include <linux/skbuff.h>
 #include <linux/smp.h>
+#include <linux/timer.h>
 #include <net/xdp_generic.h>
 
 #define NETDEV_MAX	256	/* ifindex 1..NETDEV_MAX-1 */
@@ -241,11 +242,16 @@ out_uninit:
 	return err;
 }
 
+void (*netdev_unregister_hook)(struct net_device *dev);
+
 void unregister_netdevice(struct net_device *dev)
 {
 	if (dev->reg_state != NETREG_REGISTERED)
 		return;
 	dev_close(dev);
+	/* NETDEV_UNREGISTER: the stack forgets the device (neigh_ifdown()). */
+	if (netdev_unregister_hook)
+		netdev_unregister_hook(dev);
 	if (dev->xdp_prog)
 		dev_xdp_attach(dev, NULL, NULL, 0);
 	if (dev->xdp_generic_prog)
@@ -598,6 +604,20 @@ static void pin_thread(int cpu)
 	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
+void (*netdev_link_up_hook)(struct net_device *dev);
+
+/* Worker 0, at the start of a run: links of real wires come up (NETDEV_UP). */
+static void netdev_links_up(void)
+{
+	for (struct net_device *dev = dev_get_next(NULL); dev; dev = dev_get_next(dev)) {
+		if (dev->link_announce != 1 || !(dev->flags & IFF_UP))
+			continue;
+		dev->link_announce = 2;
+		if (netdev_link_up_hook)
+			netdev_link_up_hook(dev);
+	}
+}
+
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
@@ -605,6 +625,8 @@ static void *worker_fn(void *arg)
 
 	uxdp_worker_bind_cpu(w->cpu);
 	pin_thread(w->cpu);
+	if (w->cpu == 0)
+		netdev_links_up();
 	poll_head = parked_head[w->cpu];
 	poll_tail = parked_tail[w->cpu];
 	parked_head[w->cpu] = parked_tail[w->cpu] = NULL;
@@ -620,6 +642,9 @@ static void *worker_fn(void *arg)
 	}
 	for (;;) {
 		net_rx_action();
+		/* The timer softirq runs on CPU 0 (neighbour timers). */
+		if (w->cpu == 0)
+			run_timers();
 		if (unlikely(__atomic_load_n(&netdev_run_abort, __ATOMIC_RELAXED))) {
 			/* Frames still circulating: keep the list for the next run. */
 			parked_head[w->cpu] = poll_head;

@@ -37,6 +37,7 @@
 #include <net/dropreason.h>
 #include <net/icmp.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
 #include <net/neighbour.h>
 #include <net/route.h>
 
@@ -52,6 +53,13 @@ static struct packet_type arp_packet_type = {
 	.func = arp_rcv,
 };
 
+/* NETDEV_UNREGISTER for both neighbour tables (arp_netdev_event(), ndisc_netdev_event()). */
+static void inet_netdev_unregister(struct net_device *dev)
+{
+	neigh_ifdown(&arp_tbl, dev);
+	neigh_ifdown(&nd_tbl, dev);
+}
+
 void inet_init(void)
 {
 	if (inet_registered)
@@ -61,6 +69,8 @@ void inet_init(void)
 	dev_add_pack(&ip_packet_type);
 	dev_add_pack(&arp_packet_type);
 	ip_fib_bpf_hook_install();
+	netdev_link_up_hook = arp_send_gratuitous;
+	netdev_unregister_hook = inet_netdev_unregister;
 	inet_registered = true;
 }
 
@@ -69,10 +79,12 @@ void inet_exit(void)
 	if (inet_registered) {
 		dev_remove_pack(&ip_packet_type);
 		dev_remove_pack(&arp_packet_type);
+		netdev_link_up_hook = NULL;
+		netdev_unregister_hook = NULL;
 		inet_registered = false;
 	}
 	fib_flush();
-	neigh_flush();
+	neigh_table_flush(&arp_tbl);
 	ipv4_mib_reset();
 	icmp_global_reset();
 	ipv4_sysctl.ip_forward = 0;

@@ -2,19 +2,19 @@
 /*
  * IPv4 output: locally built datagrams (ICMP) routed through the FIB
  * (ip_local_out), and the last step every datagram takes: OutTransmits,
- * headroom for the link-layer header, the neighbour's hard header
- * (neigh_hh_output: destination MAC from the static neighbour, source
- * MAC of the device, EtherType IPv4) and dev_queue_xmit().
+ * headroom for the link-layer header, the next hop's neighbour (made
+ * when missing) and neigh_output(): the hard header at once when the
+ * entry is connected, else resolution (the skb may wait in the entry's
+ * queue behind an ARP request).
  *
  * Kernel: net/ipv4/ip_output.c ip_local_out(), ip_output(),
  *	   ip_finish_output2(); include/net/neighbour.h neigh_hh_output()
- * Differs: no netfilter, no fragmentation; an unresolved next hop is
- *	    dropped (NEIGH_FAILED, OutNoRoutes is not touched) instead of
- *	    queued behind an ARP request.
+ * Differs: no netfilter, no fragmentation.
  */
 #include <arpa/inet.h>
 #include <string.h>
 
+#include <linux/err.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
@@ -28,7 +28,6 @@ int ip_finish_output2(struct sk_buff *skb, u32 nexthop)
 	struct net_device *dev = skb->dev;
 	unsigned int hh_len = LL_RESERVED_SPACE(dev);
 	struct neighbour *neigh;
-	struct ethhdr *eth;
 
 	/* ip_output(): IP_UPD_PO_STATS(OUT) */
 	__IP_INC_STATS(OUTPKTS);
@@ -39,18 +38,16 @@ int ip_finish_output2(struct sk_buff *skb, u32 nexthop)
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);
 		return -ENOMEM;
 	}
-	neigh = __ipv4_neigh_lookup(dev->ifindex, nexthop);
+	/* ip_neigh_for_gw(): __ipv4_neigh_lookup_noref(), else create. */
+	neigh = __ipv4_neigh_lookup(dev, nexthop);
 	if (unlikely(!neigh)) {
-		kfree_skb_reason(skb, SKB_DROP_REASON_NEIGH_FAILED);
-		return -EHOSTUNREACH;
+		neigh = __neigh_create(&arp_tbl, &nexthop, dev);
+		if (IS_ERR(neigh)) {
+			kfree_skb_reason(skb, SKB_DROP_REASON_NEIGH_CREATEFAIL);
+			return -EINVAL;
+		}
 	}
-	/* neigh_hh_output() */
-	eth = (struct ethhdr *)skb_push(skb, ETH_HLEN);
-	memcpy(eth->h_dest, neigh->ha, ETH_ALEN);
-	memcpy(eth->h_source, dev->dev_addr, ETH_ALEN);
-	eth->h_proto = htons(ETH_P_IP);
-	skb_reset_mac_header(skb);
-	return dev_queue_xmit(skb);
+	return neigh_output(neigh, skb);
 }
 
 int ip_local_out(struct sk_buff *skb)

@@ -20,6 +20,7 @@
  *	    no dst cache; one namespace; sysctls are global, not per device.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -29,6 +30,7 @@
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
 #include <net/neighbour.h>
 #include <net/route.h>
 
@@ -66,18 +68,25 @@ const char *icmp_mib_name(int i)
 	return i >= 0 && i < ICMP_MIB_MAX ? icmp_names[i] : NULL;
 }
 
+void snmp_fold(u64 *out, const void *base, size_t stride, size_t off, int n)
+{
+	memset(out, 0, n * sizeof(u64));
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const u64 *v = (const u64 *)((const char *)base + cpu * stride + off);
+
+		for (int i = 0; i < n; i++)
+			out[i] += v[i];
+	}
+}
+
 void ipv4_mib_get(u64 ip[IPSTATS_MIB_MAX], u64 icmp[ICMP_MIB_MAX])
 {
 	if (ip)
-		memset(ip, 0, IPSTATS_MIB_MAX * sizeof(u64));
+		snmp_fold(ip, ipv4_mib, sizeof(ipv4_mib[0]), offsetof(struct ipv4_mib, ip),
+			  IPSTATS_MIB_MAX);
 	if (icmp)
-		memset(icmp, 0, ICMP_MIB_MAX * sizeof(u64));
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		for (int i = 0; ip && i < IPSTATS_MIB_MAX; i++)
-			ip[i] += ipv4_mib[cpu].ip[i];
-		for (int i = 0; icmp && i < ICMP_MIB_MAX; i++)
-			icmp[i] += ipv4_mib[cpu].icmp[i];
-	}
+		snmp_fold(icmp, ipv4_mib, sizeof(ipv4_mib[0]), offsetof(struct ipv4_mib, icmp),
+			  ICMP_MIB_MAX);
 }
 
 void ipv4_mib_reset(void)
@@ -280,22 +289,11 @@ const struct in_ifaddr *inet_addr_at(int i)
 
 /* ---- bpf_fib_lookup() --------------------------------------------------- */
 
-static int bpf_ipv4_fib_lookup(struct xdp_buff *xdp, struct bpf_fib_lookup *params, u32 flags)
+int bpf_fib_check_route(struct bpf_fib_lookup *params, u8 type, int oif, struct net_device **devp)
 {
-	struct net_device *dev = dev_get_by_index(params->ifindex);
-	struct fib_result res;
-	struct neighbour *neigh;
-	u32 mtu;
+	struct net_device *dev;
 
-	if (params->family != AF_INET)
-		return BPF_FIB_LKUP_RET_NOT_FWDED;	/* no IPv6 FIB */
-	if (unlikely(!dev))
-		return -ENODEV;
-	if (unlikely(!ipv4_sysctl.ip_forward))
-		return BPF_FIB_LKUP_RET_FWD_DISABLED;
-	if (fib_lookup(params->ipv4_dst, &res))
-		return BPF_FIB_LKUP_RET_NOT_FWDED;
-	switch (res.type) {
+	switch (type) {
 	case RTN_UNICAST:
 		break;
 	case RTN_BLACKHOLE:
@@ -307,16 +305,54 @@ static int bpf_ipv4_fib_lookup(struct xdp_buff *xdp, struct bpf_fib_lookup *para
 	default:
 		return BPF_FIB_LKUP_RET_NOT_FWDED;
 	}
-	dev = dev_get_by_index(res.oif);
+	dev = dev_get_by_index(oif);
 	if (!dev)
 		return BPF_FIB_LKUP_RET_NOT_FWDED;
-	mtu = dev->mtu;
-	if (params->tot_len > mtu) {
-		params->mtu_result = mtu;
+	if (params->tot_len > dev->mtu) {
+		params->mtu_result = dev->mtu;
 		return BPF_FIB_LKUP_RET_FRAG_NEEDED;
 	}
 	params->rt_metric = 0;
 	params->ifindex = dev->ifindex;
+	*devp = dev;
+	return 0;
+}
+
+int bpf_fib_set_fwd_params(struct bpf_fib_lookup *params, const struct net_device *dev,
+			   const struct neighbour *neigh, u32 mtu)
+{
+	/* The kernel's __ipv4_neigh_lookup_noref() + NUD_VALID test. */
+	if (!neigh || !(READ_ONCE(neigh->nud_state) & NUD_VALID))
+		return BPF_FIB_LKUP_RET_NO_NEIGH;
+	neigh_ha_snapshot(params->dmac, neigh);
+	memcpy(params->smac, dev->dev_addr, ETH_ALEN);
+	params->h_vlan_TCI = 0;
+	params->h_vlan_proto = 0;
+	params->mtu_result = mtu;
+	return BPF_FIB_LKUP_RET_SUCCESS;
+}
+
+static int bpf_ipv4_fib_lookup(struct xdp_buff *xdp, struct bpf_fib_lookup *params, u32 flags)
+{
+	struct net_device *dev = dev_get_by_index(params->ifindex);
+	struct fib_result res;
+	u32 mtu;
+	int ret;
+
+	if (params->family == AF_INET6)
+		return bpf_ipv6_fib_lookup(params, flags);
+	if (params->family != AF_INET)
+		return BPF_FIB_LKUP_RET_NOT_FWDED;
+	if (unlikely(!dev))
+		return -ENODEV;
+	if (unlikely(!ipv4_sysctl.ip_forward))
+		return BPF_FIB_LKUP_RET_FWD_DISABLED;
+	if (fib_lookup(params->ipv4_dst, &res))
+		return BPF_FIB_LKUP_RET_NOT_FWDED;
+	ret = bpf_fib_check_route(params, res.type, res.oif, &dev);
+	if (ret)
+		return ret;
+	mtu = dev->mtu;
 	if (flags & BPF_FIB_LOOKUP_SRC) {
 		params->ipv4_src = inet_select_addr(dev->ifindex, params->ipv4_dst);
 		if (!params->ipv4_src)
@@ -329,15 +365,7 @@ static int bpf_ipv4_fib_lookup(struct xdp_buff *xdp, struct bpf_fib_lookup *para
 		return BPF_FIB_LKUP_RET_SUCCESS;
 	}
 	/* bpf_fib_set_fwd_params() */
-	neigh = __ipv4_neigh_lookup(dev->ifindex, params->ipv4_dst);
-	if (!neigh)
-		return BPF_FIB_LKUP_RET_NO_NEIGH;
-	memcpy(params->dmac, neigh->ha, ETH_ALEN);
-	memcpy(params->smac, dev->dev_addr, ETH_ALEN);
-	params->h_vlan_TCI = 0;
-	params->h_vlan_proto = 0;
-	params->mtu_result = mtu;
-	return BPF_FIB_LKUP_RET_SUCCESS;
+	return bpf_fib_set_fwd_params(params, dev, __ipv4_neigh_lookup(dev, params->ipv4_dst), mtu);
 }
 
 void ip_fib_bpf_hook_install(void)

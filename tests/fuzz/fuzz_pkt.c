@@ -6,20 +6,30 @@
  * the example XDP parsers (Ethernet, VLAN, IPv4, IPv6, L4 as
  * examples/progs/xdp_parse_v3.c and xdp1.c parse them) by BPF_PROG_TEST_RUN:
  * the verdict must be an XDP action and a run-time violation is counted,
- * never a crash. No skb may be alive after an input.
+ * never a crash, and (3) into the IPv4/IPv6 stack of a router (st0
+ * 198.18.0.1/24 and 2001:2::1/64, st1 198.19.0.1/24 and 2001:2:0:1::1/64,
+ * forwarding on, neighbours resolved by ARP/NDP): receive checks,
+ * forwarding, ICMP, ARP and neighbour discovery; whatever it sends is
+ * freed at once, the neighbour queues are purged after the frame. No skb
+ * may be alive after an input.
  *
  * The example objects are looked up in $FUZZ_PROGS_DIR, else in the build
  * directory of examples/progs; without them only (1) runs.
  *
  * Kernel: net/ethernet/eth.c eth_type_trans(), net/core/dev.c
- *	   netif_receive_skb(); net/bpf/test_run.c
+ *	   netif_receive_skb(); net/bpf/test_run.c; net/ipv4, net/ipv6
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/neighbour.h>
+#include <net/route.h>
 #include <net/xdp.h>
 #include <uxdp/uxdp_bpf.h>
 #include <uxdp/uxdp_bpf_abort.h>
@@ -48,6 +58,25 @@ static void fz_setup(struct net_device *d)
 
 static const struct rtnl_link_ops fz_link_ops = { .kind = "fuzz", .setup = fz_setup };
 
+/* The router's devices: what the stack transmits is freed at once. */
+static struct net_device *st[2];
+
+static netdev_tx_t st_xmit(struct sk_buff *skb, struct net_device *d)
+{
+	consume_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops st_ops = { .ndo_start_xmit = st_xmit };
+
+static void st_setup(struct net_device *d)
+{
+	fz_setup(d);
+	d->netdev_ops = &st_ops;
+}
+
+static const struct rtnl_link_ops st_link_ops = { .kind = "fuzzst", .setup = st_setup };
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	const char *dir = getenv("FUZZ_PROGS_DIR") ?: UXDP_PROGS_DIR;
@@ -58,6 +87,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	dev = alloc_netdev(&fz_link_ops, "fz0", 1, 1);
 	if (IS_ERR(dev) || register_netdevice(dev) || dev_open(dev))
 		fuzz_bug("cannot set up the device");
+	for (i = 0; i < 2; i++) {
+		st[i] = alloc_netdev(&st_link_ops, i ? "st1" : "st0", 1, 1);
+		if (IS_ERR(st[i]) || register_netdevice(st[i]) || dev_open(st[i]))
+			fuzz_bug("cannot set up the router's devices");
+	}
 	for (i = 0; i < ARRAY_SIZE(parser_objs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, parser_objs[i]);
 		objs[i] = uxdp_bpf_object_open(path, NULL);
@@ -73,6 +107,36 @@ void fuzz_cleanup(void)
 		uxdp_bpf_object_close(objs[i]);
 	unregister_netdevice(dev);
 	free_netdev(dev);
+	for (i = 0; i < 2; i++) {
+		unregister_netdevice(st[i]);
+		free_netdev(st[i]);
+	}
+}
+
+/* (3): the frame into a router's stack, then everything forgotten again. */
+static void rx_stack(const uint8_t *data, size_t size)
+{
+	struct in6_addr a0, a1;
+	struct sk_buff *skb;
+
+	if (size < ETH_HLEN)
+		return;
+	inet_pton(AF_INET6, "2001:2::1", &a0);
+	inet_pton(AF_INET6, "2001:2:0:1::1", &a1);
+	if (inet_addr_add(st[0]->ifindex, htonl(0xc6120001), 24) ||
+	    inet_addr_add(st[1]->ifindex, htonl(0xc6130001), 24) ||
+	    inet6_addr_add(st[0]->ifindex, &a0, 64) || inet6_addr_add(st[1]->ifindex, &a1, 64) ||
+	    ipv4_sysctl_set("net.ipv4.ip_forward", "1") ||
+	    ipv6_sysctl_set("net.ipv6.conf.all.forwarding", "1"))
+		fuzz_bug("cannot configure the router");
+	skb = netdev_alloc_skb(st[0], size);
+	if (skb) {
+		skb_put_data(skb, data, size);
+		skb->protocol = eth_type_trans(skb, st[0]);
+		netif_receive_skb(skb);
+	}
+	inet6_exit();
+	inet_exit();	/* purges the neighbour queues */
 }
 
 static void rx_skb(const uint8_t *data, size_t size)
@@ -142,6 +206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	rx_skb(data, size);
 	run_parsers(data, size);
+	rx_stack(data, size);
 	fuzz_assert(skb_live_count() == 0, "%ld skbs alive after a frame", skb_live_count());
 	return 0;
 }

@@ -49,6 +49,23 @@ def ipv6(nh, l4, plen=None):
                        bytes(15) + b'\1', bytes(15) + b'\2') + l4
 
 
+R0 = bytes([0x20, 1, 0, 2]) + bytes(11) + b'\1'          # 2001:2::1 (st0)
+A6 = bytes([0x20, 1, 0, 2]) + bytes(11) + b'\2'          # 2001:2::2 (a host on st0)
+B6 = bytes([0x20, 1, 0, 2, 0, 0, 0, 1]) + bytes(7) + b'\2'  # 2001:2:0:1::2 (behind st1)
+SOL_R0 = bytes([0xff, 2]) + bytes(9) + bytes([1, 0xff, 0, 0, 1])
+
+
+def ipv6a(nh, l4, src=A6, dst=B6, hlim=64, plen=None):
+    plen = plen if plen is not None else len(l4)
+    return struct.pack('!IHBB16s16s', 0x60000000, plen, nh, hlim, src, dst) + l4
+
+
+def icmp6(t, body, src, dst, code=0):
+    m = struct.pack('!BBH', t, code, 0) + body
+    ph = src + dst + struct.pack('!IxxxB', len(m), 58)
+    return m[:2] + struct.pack('!H', csum(ph + m)) + m[4:]
+
+
 def udp(sport=1234, dport=53, data=b'hello'):
     return struct.pack('!HHHH', sport, dport, 8 + len(data), 0) + data
 
@@ -82,6 +99,40 @@ def pkt_seeds():
     s['ipv6-frag'] = eth(0x86dd, ipv6(44, bytes([17, 0, 0, 1, 0, 0, 0, 1]) + udp()))
     s['ipv6-ext-loop'] = eth(0x86dd, ipv6(60, bytes([60, 0]) + bytes(6)))
     s['ipv6-trunc'] = eth(0x86dd, ipv6(17, udp())[:30])
+    # the router stage (3): forwarding, errors, echo, neighbour discovery
+    s['ipv6-fwd'] = eth(0x86dd, ipv6a(17, udp()))
+    s['ipv6-fwd-hlim1'] = eth(0x86dd, ipv6a(17, udp(), hlim=1))
+    s['ipv6-fwd-toobig'] = eth(0x86dd, ipv6a(17, udp(data=bytes(1500))))
+    s['ipv6-plen-big'] = eth(0x86dd, ipv6a(17, udp(), plen=400))
+    s['ipv6-src-mcast'] = eth(0x86dd, ipv6a(17, udp(), src=bytes([0xff, 2]) + bytes(13) + b'\1'))
+    s['ipv6-echo-r0'] = eth(0x86dd, ipv6a(58, icmp6(128, b'\0\1\0\1ping', A6, R0), dst=R0))
+    s['ipv6-hbh-badopt'] = eth(0x86dd, ipv6a(0, bytes([17, 0, 0x80, 4]) + bytes(4) + udp()))
+    s['ipv6-hbh-overrun'] = eth(0x86dd, ipv6a(0, bytes([17, 0, 1, 9]) + bytes(4) + udp()))
+    s['ipv6-dst-chain-r0'] = eth(0x86dd, ipv6a(60, b''.join(bytes([60, 0, 1, 4]) + bytes(4)
+                                                           for _ in range(30)) +
+                                               bytes([58, 0, 1, 4]) + bytes(4) +
+                                               icmp6(128, b'\0\1\0\1', A6, R0), dst=R0))
+    s['ipv6-hbh-second'] = eth(0x86dd, ipv6a(60, bytes([0, 0, 1, 4]) + bytes(4) +
+                                             bytes([58, 0, 1, 4]) + bytes(4), dst=R0))
+    s['ipv6-routing-r0'] = eth(0x86dd, ipv6a(43, bytes([58, 2, 0, 1]) + bytes(4) + R0, dst=R0))
+    ns = bytes(4) + R0 + bytes([1, 1]) + SRC
+    s['ipv6-ns-r0'] = eth(0x86dd, ipv6a(58, icmp6(135, ns, A6, SOL_R0), dst=SOL_R0, hlim=255),
+                          dst=bytes([0x33, 0x33, 0xff, 0, 0, 1]))
+    s['ipv6-ns-hlim'] = eth(0x86dd, ipv6a(58, icmp6(135, ns, A6, SOL_R0), dst=SOL_R0),
+                            dst=bytes([0x33, 0x33, 0xff, 0, 0, 1]))
+    s['ipv6-ns-badopt'] = eth(0x86dd, ipv6a(58, icmp6(135, bytes(4) + R0 + bytes([1, 0]) + SRC,
+                                                      A6, SOL_R0), dst=SOL_R0, hlim=255),
+                              dst=bytes([0x33, 0x33, 0xff, 0, 0, 1]))
+    s['ipv6-na-b'] = eth(0x86dd, ipv6a(58, icmp6(136, bytes([0x60, 0, 0, 0]) + B6 + bytes([2, 1]) + SRC,
+                                                 B6, R0), src=B6, dst=R0, hlim=255))
+    s['ipv6-dad-ns'] = eth(0x86dd, ipv6a(58, icmp6(135, bytes(4) + R0, bytes(16), SOL_R0),
+                                         src=bytes(16), dst=SOL_R0, hlim=255),
+                           dst=bytes([0x33, 0x33, 0xff, 0, 0, 1]))
+    s['ipv4-fwd'] = eth(0x0800, struct.pack('!BBHHHBBH4s4s', 0x45, 0, 33, 1, 0, 64, 17, 0,
+                                            bytes([198, 18, 0, 2]), bytes([198, 19, 0, 2])) + udp())
+    s['arp-req-r0'] = eth(0x0806, struct.pack('!HHBBH6s4s6s4s', 1, 0x0800, 6, 4, 1, SRC,
+                                              bytes([198, 18, 0, 2]), bytes(6),
+                                              bytes([198, 18, 0, 1])), dst=b'\xff' * 6)
     s['vlan-ipv4'] = eth(0x8100, struct.pack('!HH', 10, 0x0800) + ipv4(17, udp()))
     s['qinq-ipv6'] = eth(0x88a8, struct.pack('!HH', 10, 0x8100) +
                          struct.pack('!HH', 20, 0x86dd) + ipv6(17, udp()))

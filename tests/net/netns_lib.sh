@@ -57,12 +57,18 @@
 #                             UDP datagrams each to B's ports 9998 and 9999
 #                             (received into DIR/udp9998, DIR/udp9999), 4 MiB
 #                             of TCP compared byte for byte
+#   nl_tcp_exact DIR DST      4 MiB of TCP from A to B's address DST (IPv4 or
+#                             IPv6) through the router, compared byte for byte
 #   nl_router_check JSON DIR DEV0 DEV1
 #                             after uxdp's run: 9998 got its 50, 9999 none, and
 #                             DEV0's XDP program (xdp_drop_udp_port) dropped 50
 #                             with reason XDP_DROP; each device's verdicts
 #                             conserved; the router DEV0+DEV1 sent or dropped
-#                             with a reason every frame it received
+#                             with a reason every frame it received (with the
+#                             script's `ntable show`: received + ARP requests
+#                             it made == sent + dropped + ARP it consumed);
+#                             with its `neigh show`: uxdp resolved A on DEV0
+#                             and B on DEV1 to their MACs
 #
 # Router topology (nl_router_topology), addresses from 198.18.0.0/15 only:
 #   ns $NL_NS_A: $NL_IF_A 198.18.0.2/24, default via 198.18.0.1
@@ -274,16 +280,22 @@ nl_router_traffic() {
 			printf "drop %02d\n" "$i" >&4
 			sleep 0.002
 		done' || nl_fail "sending UDP from A"
+	nl_tcp_exact "$d" 198.19.0.2
+}
+
+nl_tcp_exact() {
+	local d=$1 dst=$2 tcp_pid l=TCP-LISTEN c="TCP:$2"
+	case $dst in *:*) l=TCP6-LISTEN c="TCP6:[$dst]" ;; esac
 	# TCP: 4 MiB, byte-exact
 	head -c 4194304 /dev/urandom >"$d/send"
-	nl_bg "$NL_NS_B" "$d/tcp.out" socat -u TCP-LISTEN:5001,reuseaddr OPEN:"$d/recv",creat,trunc
+	nl_bg "$NL_NS_B" "$d/tcp.out" socat -u $l:5001,reuseaddr OPEN:"$d/recv",creat,trunc
 	tcp_pid=$NL_BG_PID
 	nl_wait_for 5 nl_listening "$NL_NS_B" t 5001 || nl_fail "socat did not listen on TCP 5001 in B"
-	timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$d/send" TCP:198.19.0.2:5001,connect-timeout=5 \
-		2>"$d/tcp.err" || nl_fail "TCP transfer A -> B through the router: $(cat "$d/tcp.err")"
+	timeout 20 ip netns exec "$NL_NS_A" socat -u OPEN:"$d/send" "$c:5001,connect-timeout=5" \
+		2>"$d/tcp.err" || nl_fail "TCP transfer A -> B ($dst) through the router: $(cat "$d/tcp.err")"
 	nl_wait_pid "$tcp_pid" 10 || nl_fail "TCP receiver in B did not finish: $(cat "$d/tcp.out.err")"
 	cmp -s "$d/send" "$d/recv" ||
-		nl_fail "TCP transfer: $(stat -c %s "$d/recv") of 4194304 bytes, or different bytes"
+		nl_fail "TCP transfer to $dst: $(stat -c %s "$d/recv") of 4194304 bytes, or different bytes"
 }
 
 nl_router_check() {
@@ -300,10 +312,18 @@ nl_router_check() {
 	jq -e --arg d "$dev0" '[.drops[$d][]? | select(.reason == "XDP_DROP") | .count] == [50]' "$j" \
 		>/dev/null || nl_fail "$dev0: drop reasons: $(jq -c .drops "$j")"
 	nl_uxdp_conservation "$j" "$dev0" "$dev1"
-	jq -e --arg a "$dev0" --arg b "$dev1" '(.devices[$a].rx_packets + .devices[$b].rx_packets) ==
+	jq -e --arg a "$dev0" --arg b "$dev1" '(.ntable.arp_cache // {}) as $n |
+		(.devices[$a].rx_packets + .devices[$b].rx_packets + ($n.tx_solicits // 0)) ==
 		(.devices[$a].tx_packets + .devices[$b].tx_packets +
-		 .devices[$a].drops_total + .devices[$b].drops_total)' "$j" >/dev/null ||
-		nl_fail "router: received != sent + dropped: $(jq -c .devices "$j")"
+		 .devices[$a].drops_total + .devices[$b].drops_total + ($n.rx_consumed // 0))' "$j" >/dev/null ||
+		nl_fail "router: received + ARP requests made != sent + dropped + ARP consumed: $(jq -c '{devices, ntable}' "$j")"
+	if jq -e 'has("neigh")' "$j" >/dev/null; then
+		jq -e --arg a "$dev0" --arg b "$dev1" --arg ma "$NL_MAC_A" --arg mb "$NL_MAC_B" '
+			def resolved($ip; $dev; $mac): any(.neigh[]; .dst == $ip and .dev == $dev and
+				.lladdr == $mac and (.state[0] | IN("REACHABLE", "STALE", "DELAY", "PROBE")));
+			resolved("198.18.0.2"; $a; $ma) and resolved("198.19.0.2"; $b; $mb)' "$j" >/dev/null ||
+			nl_fail "uxdp did not resolve A and B: $(jq -c .neigh "$j")"
+	fi
 }
 
 nl_remove_while_running() {

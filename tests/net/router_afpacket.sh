@@ -4,7 +4,8 @@
 #   ns A 198.18.0.2/24 ─veth─ [ns R: uxdp, r0 = afpacket on the A side, r1 =
 #   afpacket on the B side (QUEUES sockets each, fanout), 198.18.0.1/24 and
 #   198.19.0.1/24, ip_forward=1] ─veth─ ns B 198.19.0.2/24
-# A and B find the router by ARP (uxdp answers); uxdp knows them statically.
+# A and B find the router by ARP (uxdp answers); uxdp resolves A and B by
+# ARP itself (no static neighbours: both end up in its table with their MACs).
 # Checks: ping A → B and A → router; a 4 MiB TCP transfer arrives byte-exact;
 # xdp_drop_udp_port on r0 drops UDP port 9999: none of its 50 datagrams reach
 # B while all 50 of port 9998 do, and the program's own counter says 50;
@@ -45,12 +46,12 @@ link set dev r0 xdp obj $PROGS/xdp_drop_udp_port.o
 map update xdp_drop_udp_port:drop_cfg key 00000000 value 0f270000
 addr add 198.18.0.1/24 dev r0
 addr add 198.19.0.1/24 dev r1
-neigh add 198.18.0.2 lladdr $NL_MAC_A dev r0
-neigh add 198.19.0.2 lladdr $NL_MAC_B dev r1
 sysctl net.ipv4.ip_forward=1
 run ${RUN_S}s workers $QUEUES
 stats maps
 stats drops
+neigh show
+ntable show
 EOF
 
 snap_a=$(nl_snap "$NL_NS_A" "$NL_IF_A")

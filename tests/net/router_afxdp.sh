@@ -68,12 +68,12 @@ link set dev xa xdp obj $PROGS/xdp_drop_udp_port.o
 map update xdp_drop_udp_port:drop_cfg key 00000000 value 0f270000
 addr add 198.18.0.1/24 dev xa
 addr add 198.19.0.1/24 dev xb
-neigh add 198.18.0.2 lladdr $NL_MAC_A dev xa
-neigh add 198.19.0.2 lladdr $NL_MAC_B dev xb
 sysctl net.ipv4.ip_forward=1
 run ${RUN_S}s workers $WORKERS
 stats maps
 stats drops
+neigh show
+ntable show
 EOF
 
 # Hosts know the router's MACs (the interfaces' own: uxdp's devices take them).

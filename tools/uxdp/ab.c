@@ -219,7 +219,7 @@ static int ab_setup(const char *script, const char *knob, struct ab_spec *spec)
 		} else if (!strcmp(argv[0], "run")) {
 			parse_run_line(argc - 1, argv + 1, spec);
 			break;
-		} else if (!strcmp(argv[0], "snmp")) {
+		} else if (!strcmp(argv[0], "snmp") || !strcmp(argv[0], "ntable")) {
 			continue;	/* reports, like stats */
 		} else {
 			ret = script_dispatch(argc, argv);

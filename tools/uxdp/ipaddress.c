@@ -2,17 +2,20 @@
 /*
  * Script commands for IPv4, iproute2 syntax:
  *
- *   addr add A.B.C.D/LEN dev NAME          addr show
+ *   addr add A.B.C.D/LEN|X:X::X/LEN dev NAME   addr show
  *   route add PREFIX|default [via GW] [dev NAME]   route add blackhole|unreachable|prohibit PREFIX
  *   route show
- *   neigh add IP lladdr MAC dev NAME       neigh show
- *   sysctl [-w] net.ipv4.KEY=VALUE         (ip_forward, ip_default_ttl, icmp_ratemask, ...)
- *   snmp                                   the Ip: and Icmp: counters (nstat -az style)
+ *   neigh add IP lladdr MAC dev NAME       neigh show   (-j: as ip -j neigh show)
+ *   ntable show                            the ARP table's statistics (ip -s ntable)
+ *   sysctl [-w] net.ipv4.KEY=VALUE         (ip_forward, ip_default_ttl, icmp_ratemask, ...,
+ *                                           neigh.DEV.KEY), net.ipv6.conf.all.forwarding, ...
+ *   snmp                                   the Ip, Icmp, Ip6 and Icmp6 counters (nstat -az style)
  *
  * Kernel: iproute2 ip/ipaddress.c, ip/iproute.c, ip/ipneigh.c; procps sysctl
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <uxdp_link.h>
@@ -119,7 +122,61 @@ usage:
 
 static int neigh_show(int argc, char **argv)
 {
-	return show(2);
+	char line[256], *buf = NULL;
+	size_t len = 0;
+	bool first = true;
+	FILE *j;
+
+	if (!json_output)
+		return show(2);
+	j = open_memstream(&buf, &len);
+	if (!j)
+		return 1;
+	fprintf(j, "[");
+	for (int i = 0; !uxdp_ip_neigh_json(i, line, sizeof(line)); i++) {
+		if (!line[0])
+			continue;
+		fprintf(j, "%s%s", first ? "" : ",", line);
+		first = false;
+	}
+	fprintf(j, "]");
+	fclose(j);
+	run_append_json("neigh", buf);
+	free(buf);
+	return 0;
+}
+
+static int ntable_show(int argc, char **argv)
+{
+	char names[32][48], *buf = NULL;
+	uint64_t values[32];
+	const char *id;
+	size_t len = 0;
+	FILE *j;
+	int n;
+
+	j = open_memstream(&buf, &len);
+	if (!j)
+		return 1;
+	fprintf(j, "{");
+	for (int t = 0; (n = uxdp_neigh_stats_get(t, &id, names, values, 32)) > 0; t++) {
+		fprintf(j, "%s\"%s\":{", t ? "," : "", id);
+		if (!json_output)
+			printf("%s:", id);
+		for (int i = 0; i < n && i < 32; i++) {
+			fprintf(j, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)values[i]);
+			if (!json_output)
+				printf(" %s %llu", names[i], (unsigned long long)values[i]);
+		}
+		fprintf(j, "}");
+		if (!json_output)
+			printf("\n");
+	}
+	fprintf(j, "}");
+	fclose(j);
+	run_append_json("ntable", buf);
+	free(buf);
+	return 0;
 }
 
 static const struct {
@@ -162,13 +219,28 @@ static int do_sysctl(int argc, char **argv)
 
 static int do_snmp(int argc, char **argv)
 {
-	char names[64][48];
-	uint64_t values[64];
-	int n = uxdp_ip_snmp_get(names, values, 64);
+	char names[128][48];
+	uint64_t values[128];
+	int n = uxdp_ip_snmp_get(names, values, 128);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *j;
 
-	if (json_output)
+	if (json_output) {
+		/* "snmp": {"Ip.InReceives": N, ...}, every counter */
+		j = open_memstream(&buf, &len);
+		if (!j)
+			return 1;
+		fprintf(j, "{");
+		for (int i = 0; i < n && i < 128; i++)
+			fprintf(j, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)values[i]);
+		fprintf(j, "}");
+		fclose(j);
+		run_append_json("snmp", buf);
+		free(buf);
 		return 0;
-	for (int i = 0; i < n && i < 64; i++)
+	}
+	for (int i = 0; i < n && i < 128; i++)
 		if (values[i] || (argc && !strcmp(argv[0], "-a")))
 			printf("%-28s %llu\n", names[i], (unsigned long long)values[i]);
 	return 0;
@@ -189,6 +261,11 @@ const struct script_cmd iproute_cmds[] = {
 const struct script_cmd ipneigh_cmds[] = {
 	{ "add", neigh_add, "add IP lladdr MAC dev NAME" },
 	{ "show", neigh_show, "show" },
+	{ 0 }
+};
+
+const struct script_cmd ipntable_cmds[] = {
+	{ "show", ntable_show, "show" },
 	{ 0 }
 };
 

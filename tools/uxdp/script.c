@@ -36,6 +36,7 @@ static const struct {
 	{ "addr", ipaddr_cmds },
 	{ "route", iproute_cmds },
 	{ "neigh", ipneigh_cmds },
+	{ "ntable", ipntable_cmds },
 	{ NULL, ipv4_cmds },	/* sysctl, snmp */
 	{ NULL, coverage_cmds },
 	{ NULL, expect_cmds },	/* expect */

@@ -29,6 +29,7 @@ extern const struct script_cmd run_cmds[];
 extern const struct script_cmd ipaddr_cmds[];
 extern const struct script_cmd iproute_cmds[];
 extern const struct script_cmd ipneigh_cmds[];
+extern const struct script_cmd ipntable_cmds[];
 extern const struct script_cmd ipv4_cmds[];
 /* coverage.c: `coverage FILE`; every object opened is counted, written at the end */
 extern const struct script_cmd coverage_cmds[];

@@ -25,39 +25,7 @@
 #include <net/neighbour.h>
 #include <net/route.h>
 
-#include "uxdp_test.h"
-
-#define CAP_MAX 8
-
-struct cap_priv {
-	struct sk_buff *skbs[CAP_MAX];
-	int n;
-};
-
-static netdev_tx_t cap_xmit(struct sk_buff *skb, struct net_device *dev)
-{
-	struct cap_priv *p = netdev_priv(dev);
-
-	if (p->n == CAP_MAX) {
-		kfree_skb(skb);
-		return NETDEV_TX_OK;
-	}
-	p->skbs[p->n++] = skb;
-	return NETDEV_TX_OK;
-}
-
-static const struct net_device_ops cap_ops = { .ndo_start_xmit = cap_xmit };
-
-static void cap_setup(struct net_device *dev)
-{
-	dev->netdev_ops = &cap_ops;
-}
-
-static const struct rtnl_link_ops cap_link_ops = {
-	.kind = "cap",
-	.priv_size = sizeof(struct cap_priv),
-	.setup = cap_setup,
-};
+#include "cap_dev.h"
 
 static struct net_device *in, *out;
 static const u8 host_a_mac[ETH_ALEN] = { 0x02, 0xaa, 0, 0, 0, 1 };
@@ -71,16 +39,6 @@ static u32 ip(const char *s)
 	return a.s_addr;
 }
 
-static struct net_device *cap_new(const char *name)
-{
-	struct net_device *dev = alloc_netdev(&cap_link_ops, name, 1, 1);
-
-	ck_assert(!IS_ERR(dev));
-	ck_assert_int_eq(register_netdevice(dev), 0);
-	dev_open(dev);
-	return dev;
-}
-
 static void setup(void)
 {
 	in = cap_new("in0");
@@ -91,15 +49,6 @@ static void setup(void)
 	ck_assert_int_eq(neigh_add(ip("198.18.0.2"), in->ifindex, host_a_mac), 0);
 	ck_assert_int_eq(neigh_add(ip("198.19.0.2"), out->ifindex, host_b_mac), 0);
 	ck_assert_int_eq(ipv4_sysctl_set("net.ipv4.ip_forward", "1"), 0);
-}
-
-static void cap_drain(struct net_device *dev)
-{
-	struct cap_priv *p = netdev_priv(dev);
-
-	for (int i = 0; i < p->n; i++)
-		kfree_skb(p->skbs[i]);
-	p->n = 0;
 }
 
 static void teardown(void)
@@ -178,11 +127,6 @@ static u64 icmpstat(int i)
 
 	ipv4_mib_get(NULL, v);
 	return v[i];
-}
-
-static struct cap_priv *capp(struct net_device *dev)
-{
-	return netdev_priv(dev);
 }
 
 /* The ICMP error sent back to host A on in0: type, code; returns its icmphdr. */
