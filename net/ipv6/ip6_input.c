@@ -143,8 +143,7 @@ static struct sk_buff *ip6_rcv_core(struct sk_buff *skb, struct net_device *dev)
 	u32 pkt_len;
 
 	if (skb->pkt_type == PACKET_OTHERHOST) {
-		dev_pcpu_stats(dev)->rx_otherhost_dropped++;
-		dev_count_drop(dev, NETDEV_DROP_OTHERHOST, 1);
+		netdev_drop(dev, NETDEV_DROP_OTHERHOST, 1);
 		kfree_skb_reason(skb, SKB_DROP_REASON_OTHERHOST);
 		return NULL;
 	}
