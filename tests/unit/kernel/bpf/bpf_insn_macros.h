@@ -135,6 +135,8 @@ static inline const struct bpf_func_proto *fake_func_proto(enum bpf_func_id id)
 		return &fake_map_lookup_elem_proto;
 	case 28:
 		return &fake_sum_proto;
+	case BPF_FUNC_loop:
+		return &bpf_loop_proto;
 	}
 	return NULL;
 }
