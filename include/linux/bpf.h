@@ -412,6 +412,7 @@ struct bpf_prog_aux {
 	u32 id;
 	u32 stack_depth;		/* main frame, from the checker */
 	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
+	u32 func_info_cnt;		/* BTF func records of the object (callbacks need them) */
 	bool hardened;			/* run-time checks of every access and the
 					 * insn budget (set before or at load:
 					 * bpf_hardened_enabled()) */

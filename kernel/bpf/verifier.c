@@ -2912,6 +2912,10 @@ static int check_ld_imm(struct bpf_verifier_env *env, const struct bpf_insn *ins
 		dst->off = (s32)aux->ldimm_off;
 		break;
 	case PTR_TO_FUNC:
+		if (!env->prog->aux->func_info_cnt) {
+			verr(env, "missing btf func_info");
+			return -EINVAL;
+		}
 		mark_reg_ptr(dst, PTR_TO_FUNC);
 		dst->subprogno = bpf_find_subprog(env, env->insn_idx + insn->imm + 1);
 		break;
