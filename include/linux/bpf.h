@@ -391,6 +391,7 @@ extern const struct bpf_func_proto bpf_spin_unlock_proto;
 /* Provided by kernel/bpf/ringbuf.c (maps work). */
 extern const struct bpf_func_proto bpf_ringbuf_output_proto;
 extern const struct bpf_func_proto bpf_ringbuf_reserve_proto;
+extern const struct bpf_func_proto bpf_loop_proto;
 extern const struct bpf_func_proto bpf_ringbuf_submit_proto;
 extern const struct bpf_func_proto bpf_ringbuf_discard_proto;
 extern const struct bpf_func_proto bpf_ringbuf_query_proto;
@@ -450,6 +451,7 @@ struct bpf_prog_aux {
 	u32 stack_depth;		/* main frame, from the checker */
 	bool xdp_has_frags;		/* loaded from SEC("xdp.frags") */
 	u32 dev_bound_ifindex;		/* device-bound program (BPF_F_XDP_DEV_BOUND_ONLY): its device */
+	u32 func_info_cnt;		/* BTF func records of the object (callbacks need them) */
 	bool hardened;			/* run-time checks of every access and the
 					 * insn budget (set before or at load:
 					 * bpf_hardened_enabled()) */

@@ -19,6 +19,8 @@
  *   BPF_JMP32 | BPF_CALL			bpf-to-bpf call: imm relative as in the
  *					UAPI, off = caller frame size in bytes
  *   BPF_JMP | BPF_CALL (src 0)		helper call, imm = index in calls[]
+ *   BPF_CALL_LOOP			bpf_loop call left to the interpreter (not
+ *					inlined): off = caller frame size
  *   ld_imm64				pseudo sources resolved to plain constants
  *
  * Kernel: include/linux/bpf_verifier.h, include/linux/filter.h
@@ -63,6 +65,8 @@
 #define BPF_MAX_LOOPS		(8 * 1024 * 1024)	/* may_goto budget */
 /* Run-time budget for loops the checker does not bound (see core.c). */
 #define BPF_INSN_BUDGET		(1 << 24)
+
+#define BPF_CALL_LOOP		(BPF_JMP32 | BPF_JCOND)
 
 #ifndef BPF_TAIL_CALL
 #define BPF_TAIL_CALL		0xf0
@@ -231,15 +235,22 @@ struct bpf_reference_state {
 	u32 insn_idx;		/* where it was acquired */
 };
 
+struct bpf_retval_range {
+	s32 minval, maxval;
+};
+
 struct bpf_func_state {
 	struct bpf_reg_state regs[MAX_BPF_REG];
 	u32 callsite;		/* insn of the call, or U32_MAX for main */
 	u32 frameno;
 	u32 subprogno;
 	u32 async_entry_cnt;
+	/* a callback (bpf_loop): R0 must be in callback_ret_range at exit,
+	 * which returns to the callsite, where the helper call is walked again */
 	bool in_callback_fn;
-	/* bpf_loop callbacks: R0 must be in this range at exit */
-	s64 callback_ret_min, callback_ret_max;
+	struct bpf_retval_range callback_ret_range;
+	/* times the callback called at the callsite this frame is stopped at
+	 * was entered on this path (reset when the loop is left) */
 	u32 callback_depth;
 	u32 allocated_slots;	/* kept states: slots stored (the rest are invalid) */
 	struct bpf_stack_state stack[STACK_SLOTS];	/* slot i: [fp - 8(i+1), fp - 8i) */
@@ -256,7 +267,7 @@ struct bpf_verifier_state {
 	u32 active_lock_id;	/* bpf_spin_lock held: id of the map value pointer */
 	void *active_lock_ptr;	/* ... and its map (NULL: no lock held) */
 	u32 may_goto_depth;
-	u32 callback_unroll_depth;
+	u32 callback_unroll_depth;	/* callback entries on this path */
 	/* Precision backtracking (backtrack.c): the instructions walked
 	 * since the parent state, first_insn_idx .. last_insn_idx, and the
 	 * non-linear steps among them, env->insn_hist[insn_hist_start,
@@ -338,8 +349,15 @@ struct bpf_insn_aux_data {
 	u8 arg_size_reg[5];
 	u32 arg_size[5];
 	bool arg_or_null[5];
-	/* bpf_loop: callback subprogram */
-	u32 callback_subprog;
+	/* a helper that calls a callback (bpf_loop): the callsite is walked
+	 * again after each callback exit, until its states converge */
+	bool calls_callback;
+	/* bpf_loop: can the call be replaced by a loop (optimize_bpf_loop)? */
+	struct bpf_loop_inline_state {
+		bool initialized;
+		bool fit_for_inline;	/* flags known 0, callback always the same */
+		u32 callback_subprogno;
+	} loop_inline_state;
 	u32 nr_states;
 	struct bpf_verifier_state_list *states;
 };
@@ -350,7 +368,7 @@ struct bpf_subprog_info {
 	u32 stack_depth;
 	bool has_tail_call;
 	bool tail_call_reachable;
-	bool is_cb;		/* a callback (bpf_loop) */
+	bool is_cb;		/* passed to a helper as a callback (bpf_loop) */
 	u64 live_slots;		/* stack slots the function may read (bit = slot) */
 };
 
@@ -402,6 +420,8 @@ struct bpf_verifier_env {
 	s32 cur_hist_ent;	/* entry of the current insn, or -1 */
 	struct backtrack_state bt;
 	u64 mark_precise_calls;
+	u32 max_stack_depth;	/* deepest call chain (check_max_stack_depth()) */
+	u32 loop_stack_extra;	/* bytes optimize_bpf_loop() added, all subprograms */
 };
 
 static inline bool is_ldimm64(const struct bpf_insn *insn)
@@ -605,8 +625,26 @@ int mark_stack_slot_precise(struct bpf_verifier_env *env, u32 frameno, u32 spi);
 int mark_chain_precision_batch(struct bpf_verifier_env *env);
 void mark_all_scalars_imprecise(struct bpf_verifier_state *st);
 void free_insn_hist(struct bpf_verifier_env *env);
+/* kernel/bpf/verifier.c, for the other files of the verifier */
+void __mark_reg_not_init(struct bpf_reg_state *reg);
+void init_func_state(struct bpf_func_state *state, u32 callsite, u32 frameno, u32 subprogno);
+typedef int (*set_callee_state_fn)(struct bpf_verifier_env *env, struct bpf_func_state *caller,
+				   struct bpf_func_state *callee, u32 insn_idx);
+int setup_func_entry(struct bpf_verifier_env *env, u32 subprog, u32 callsite,
+		     set_callee_state_fn set_callee_state_cb, struct bpf_verifier_state *state);
+
+/* kernel/bpf/callbacks.c: helpers that call back into the program */
+bool is_callback_calling_function(s32 func_id);
+bool is_sync_callback_calling_insn(const struct bpf_insn *insn);
+/* The bpf_loop call at env->insn_idx: push the entry into its callback. */
+int check_bpf_loop_call(struct bpf_verifier_env *env, u32 subprogno);
+/* R0 at the exit of a callback frame, against its range. */
+int check_callback_return(struct bpf_verifier_env *env, const struct bpf_func_state *callee);
+/* bpf_loop calls into inline loops; env->prog may be reallocated. */
+int optimize_bpf_loop(struct bpf_verifier_env *env);
 
 /* kernel/bpf/fixups.c: pass 3 */
+int check_max_stack_depth(struct bpf_verifier_env *env);
 int bpf_do_fixups(struct bpf_verifier_env *env);
 
 #endif

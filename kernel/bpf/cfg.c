@@ -466,6 +466,12 @@ int bpf_check_insns(struct bpf_verifier_env *env)
 		}
 		if (insn->code == (BPF_JMP | BPF_CALL))
 			env->aux[i + 1 < len ? i + 1 : i].prune_point = true;
+		/* states converge at a callback-calling helper call (callbacks.c) */
+		if (is_sync_callback_calling_insn(insn)) {
+			env->aux[i].calls_callback = true;
+			env->aux[i].force_checkpoint = true;
+			env->aux[i].prune_point = true;
+		}
 		if (i + 1 == sp->end || (is_ldimm64(insn) && i + 2 == sp->end)) {
 			u8 code = insn->code;
 

@@ -480,6 +480,8 @@ static __always_inline void bpf_atomic(u64 *regs, const struct bpf_dinsn *insn, 
 #define __no_fgcse	__attribute__((optimize("-fno-gcse")))
 #endif
 
+static u64 bpf_interp_loop(struct bpf_interp *st, const u64 *regs, const struct bpf_dinsn *insn);
+
 static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 				      const struct bpf_dinsn *insn)
 {
@@ -518,6 +520,7 @@ static __no_fgcse u64 ___bpf_prog_run(struct bpf_interp *st, u64 *regs,
 		[BPF_JMP32 | BPF_CALL] = &&JMP_CALL_SUB,
 		[BPF_JMP | BPF_EXIT] = &&JMP_EXIT,
 		[BPF_JMP | BPF_TAIL_CALL] = &&JMP_TAIL_CALL,
+		[BPF_CALL_LOOP] = &&JMP_CALL_LOOP,
 		[BPF_JMP | BPF_JCOND] = &&JMP_MAY_GOTO,
 		[BPF_LD | BPF_IMM | BPF_DW] = &&LD_IMM_DW,
 		OP_MEM(BPF_B), OP_MEM(BPF_H), OP_MEM(BPF_W), OP_MEM(BPF_DW),
@@ -826,6 +829,12 @@ JMP_CALL:
 				  regs[BPF_REG_4], regs[BPF_REG_5]);
 	CONT;
 
+JMP_CALL_LOOP:
+	regs[BPF_REG_0] = bpf_interp_loop(st, regs, insn);
+	if (unlikely(st->reason != BPF_ABORT_NONE))
+		return 0;
+	CONT;
+
 JMP_CALL_SUB:
 	if (unlikely(st->depth >= MAX_CALL_FRAMES - 1)) {
 		st->reason = BPF_ABORT_CALL_DEPTH;
@@ -1132,6 +1141,48 @@ default_label:
 #else
 #pragma GCC diagnostic pop
 #endif
+
+/*
+ * A bpf_loop call the verifier could not inline (BPF_CALL_LOOP): the helper's
+ * checks, then the callback run nr_loops times as a nested interpreter run
+ * on a frame below the caller's, until it returns non-zero. The callback's
+ * address (R2) is that of its first instruction in prog->insnsi.
+ * Kernel: kernel/bpf/bpf_iter.c bpf_loop()
+ */
+static noinline u64 bpf_interp_loop(struct bpf_interp *st, const u64 *regs,
+				    const struct bpf_dinsn *insn)
+{
+	const struct bpf_prog *prog = st->prog;
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	const struct bpf_insn *fn = (const void *)(uintptr_t)regs[BPF_REG_2];
+	u32 nr_loops = (u32)regs[BPF_REG_1], i;
+	u64 cb_regs[MAX_BPF_EXT_REG] = { 0 };
+	struct bpf_interp sub;
+	u64 ret;
+
+	if (regs[BPF_REG_4])
+		return (u64)-EINVAL;
+	if (nr_loops > BPF_MAX_LOOPS)
+		return (u64)-E2BIG;
+	sub = *st;
+	for (i = 0; i < nr_loops; i++) {
+		sub.prog = prog;
+		sub.depth = 0;
+		cb_regs[BPF_REG_1] = i;
+		cb_regs[BPF_REG_2] = regs[BPF_REG_3];
+		cb_regs[BPF_REG_10] = regs[BPF_REG_10] - (u16)insn->off;
+		ret = ___bpf_prog_run(&sub, cb_regs, vi->image + (fn - prog->insnsi));
+		st->tail_call_cnt = sub.tail_call_cnt;
+		st->may_goto_cnt = sub.may_goto_cnt;
+		if (unlikely(sub.reason != BPF_ABORT_NONE)) {
+			st->reason = sub.reason;
+			return 0;
+		}
+		if (ret)
+			return (u64)i + 1;
+	}
+	return i;
+}
 
 static __always_inline u64 __bpf_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp,
 					  void *mem, u64 mem_len, enum bpf_abort_reason *reason)

@@ -19,10 +19,10 @@
  * backward jump; verified programs run without it.
  *
  * Kernel: kernel/bpf/verifier.c convert_ctx_accesses(), do_misc_fixups(),
- *	   fixup_kfunc_call(),
- *	   check_max_stack_depth(), sanitize_dead_code();
+ *	   fixup_kfunc_call(), check_max_stack_depth(), sanitize_dead_code();
  *	   net/core/filter.c xdp_convert_ctx_access()
- * Differs: no instruction is inserted; multi-load ctx fields use the
+ * Differs: no instruction is inserted here (optimize_bpf_loop() in
+ *	    callbacks.c inserts the inlined loops before); multi-load ctx fields use the
  *	    internal BPF_CTX_FIELD load.
  */
 #include <errno.h>
@@ -37,6 +37,16 @@
 #include <net/xdp.h>
 
 #include "coverage.h"
+
+static bool callback_on_chain(struct bpf_verifier_env *env, const u8 *onstack)
+{
+	u32 s;
+
+	for (s = 0; s < env->subprog_cnt; s++)
+		if (onstack[s] && env->subprogs[s].is_cb)
+			return true;
+	return false;
+}
 
 /* Deepest stack over every call chain from @sp; recursion is rejected. */
 static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 above,
@@ -63,6 +73,11 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 
 		bpf_verbose(env, "recursive call from subprogram at insn %u\n", env->subprogs[sp].start);
 		return -EINVAL;
 	}
+	/* nor from below a callback: the helper that calls it would be skipped */
+	if (env->subprogs[sp].has_tail_call && callback_on_chain(env, onstack)) {
+		bpf_verbose(env, "cannot tail call within callback\n");
+		return -EINVAL;
+	}
 	if (depth > MAX_CALL_FRAMES) {
 		bpf_verbose(env, "the call stack of %u frames is too deep\n", depth);
 		return -E2BIG;
@@ -71,8 +86,11 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 
 	for (i = env->subprogs[sp].start; i < env->subprogs[sp].end; i++) {
 		u32 sub;
 
-		if (insns[i].code != (BPF_JMP | BPF_CALL) || insns[i].src_reg != BPF_PSEUDO_CALL ||
-		    !env->aux[i].seen)
+		/* a callback's address counts as a call of it, as in the kernel */
+		if (!(insns[i].code == (BPF_JMP | BPF_CALL) && insns[i].src_reg == BPF_PSEUDO_CALL) &&
+		    !(is_ldimm64(&insns[i]) && insns[i].src_reg == BPF_PSEUDO_FUNC))
+			continue;
+		if (!env->aux[i].seen)
 			continue;
 		err = max_chain_depth(env, bpf_find_subprog(env, i + insns[i].imm + 1), depth + 1,
 				      jit_frames, onstack, &sub);
@@ -82,6 +100,24 @@ static int max_chain_depth(struct bpf_verifier_env *env, u32 sp, u32 depth, u32 
 	}
 	onstack[sp] = 0;
 	*out = own + best;
+	return 0;
+}
+
+/* Kernel: check_max_stack_depth(); before optimize_bpf_loop() adds stack. */
+int check_max_stack_depth(struct bpf_verifier_env *env)
+{
+	u8 onstack[MAX_SUBPROGS] = { 0 };
+	u32 depth = 0;
+	int err;
+
+	err = max_chain_depth(env, 0, 1, 0, onstack, &depth);
+	if (err)
+		return err;
+	if (depth > MAX_BPF_STACK) {
+		bpf_verbose(env, "combined stack size of calls is %u. Too large\n", depth);
+		return -EACCES;
+	}
+	env->max_stack_depth = depth;
 	return 0;
 }
 
@@ -155,20 +191,13 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 	struct bpf_prog *prog = env->prog;
 	struct bpf_insn *insns = prog->insnsi;
 	struct bpf_verifier_info *vi;
-	u8 onstack[MAX_SUBPROGS] = { 0 };
 	bool hardened, args, loops = false, checked = false;
-	u32 i, depth = 0;
+	u32 i;
 	int err;
 
-	err = max_chain_depth(env, 0, 1, 0, onstack, &depth);
-	if (err)
-		return err;
-	if (depth > MAX_BPF_STACK) {
-		bpf_verbose(env, "combined stack size of calls is %u. Too large\n", depth);
-		return -EACCES;
-	}
 	prog->aux->stack_depth = env->subprogs[0].stack_depth;
-	prog->aux->max_stack_depth = depth;
+	/* each subprogram of a chain may have the bpf_loop spill area */
+	prog->aux->max_stack_depth = env->max_stack_depth + env->loop_stack_extra;
 
 	vi = calloc(1, sizeof(*vi));
 	if (!vi)
@@ -271,6 +300,13 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 		if (insn->code == (BPF_JMP | BPF_CALL)) {
 			if (insn->imm == BPF_FUNC_tail_call && prog->type == BPF_PROG_TYPE_XDP) {
 				insn->code = BPF_JMP | BPF_TAIL_CALL;
+				insn->imm = 0;
+				continue;
+			}
+			if (insn->imm == BPF_FUNC_loop) {
+				/* not inlined: the interpreter calls the callback */
+				insn->code = BPF_CALL_LOOP;
+				insn->off = (s16)ALIGN(env->subprogs[bpf_find_subprog(env, i)].stack_depth, 8);
 				insn->imm = 0;
 				continue;
 			}

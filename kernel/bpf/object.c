@@ -144,6 +144,7 @@ struct uxdp_bpf_object {
 	u32 prog_ifindex;		/* device the programs are bound to, or 0 */
 	size_t log_size;
 	bool failed;			/* first error recorded */
+	u32 func_info_cnt;		/* .BTF.ext func_info records */
 	struct btf *local_btf;		/* .BTF as clang wrote it (CO-RE local types) */
 	struct btf *targ_btf;		/* CO-RE target, opened at the first relocation */
 	char *btf_path;			/* target BTF file (btf_custom_path), or NULL */
@@ -582,6 +583,23 @@ struct core_relo {
 };
 
 /*
+ * How many func_info records .BTF.ext has (all sections): the kernel takes
+ * a callback's address only in a program loaded with them.
+ */
+static void obj_count_func_info(struct uxdp_bpf_object *obj, const struct btf_ext_hdr *hdr,
+				const Elf_Data *data)
+{
+	const u8 *p = (const u8 *)data->d_buf + hdr->hdr_len + hdr->func_info_off;
+	u32 rec_size, len = hdr->func_info_len;
+
+	if (len < 4 || (u64)hdr->hdr_len + hdr->func_info_off + len > data->d_size)
+		return;
+	memcpy(&rec_size, p, 4);
+	if (rec_size)
+		obj->func_info_cnt = (len - 4) / rec_size;
+}
+
+/*
  * Read the CO-RE records of .BTF.ext; they are applied per function while
  * linking (object_core_chunk()), so records of programs that are not
  * loaded are never looked at, as with libbpf's autoload off.
@@ -606,7 +624,10 @@ static int object_read_core(struct uxdp_bpf_object *obj)
 		return 0;
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(&hdr, data->d_buf, data->d_size < sizeof(hdr) ? data->d_size : sizeof(hdr));
-	if (hdr.magic != 0xeB9F || hdr.hdr_len < sizeof(hdr) || !hdr.core_relo_len)
+	if (hdr.magic != 0xeB9F || hdr.hdr_len < sizeof(hdr))
+		return 0;
+	obj_count_func_info(obj, &hdr, data);
+	if (!hdr.core_relo_len)
 		return 0;
 	if ((u64)hdr.hdr_len + hdr.core_relo_off + hdr.core_relo_len > data->d_size ||
 	    hdr.core_relo_len < 4)
@@ -1314,6 +1335,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
 	prog->expected_attach_type = bpf_program__expected_attach_type(p);
 	prog->aux->xdp_has_frags = op->frags;
 	prog->aux->dev_bound_ifindex = obj->prog_ifindex;
+	prog->aux->func_info_cnt = obj->func_info_cnt;
 	snprintf(prog->aux->name, sizeof(prog->aux->name), "%s", name);
 	object_line_info(obj, &ls, prog);
 

@@ -367,10 +367,16 @@ static bool refsafe(const struct bpf_verifier_state *old, const struct bpf_verif
 static u16 frame_live_regs(struct bpf_verifier_env *env, const struct bpf_verifier_state *st,
 			   u32 fr, u32 insn_idx)
 {
+	u32 callsite;
+
 	if (fr == st->curframe)
 		return env->aux[insn_idx].live_regs;
-	/* a caller resumes after the call of the next frame */
-	return env->aux[st->frame[fr + 1]->callsite + 1].live_regs;
+	/* a caller resumes after the call of the next frame, or at a
+	 * callback-calling helper call, walked again */
+	callsite = st->frame[fr + 1]->callsite;
+	if (env->aux[callsite].calls_callback)
+		return env->aux[callsite].live_regs;
+	return env->aux[callsite + 1].live_regs;
 }
 
 static bool func_states_equal(struct bpf_verifier_env *env, const struct bpf_verifier_state *sold,
@@ -501,6 +507,14 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 		n++;
 		if (sl->state.branches) {
 			/* an ancestor on this path: we are in a loop */
+			if (aux->calls_callback) {
+				/* a callback's iterations converged */
+				if (states_equal(env, &sl->state, cur, RANGE_WITHIN)) {
+					sl->hit_cnt++;
+					return 1;
+				}
+				goto skip_inf_loop_check;
+			}
 			if (is_may_goto_insn(&env->prog->insnsi[insn_idx]) &&
 			    sl->state.may_goto_depth != cur->may_goto_depth &&
 			    states_equal(env, &sl->state, cur, RANGE_WITHIN))
@@ -512,7 +526,9 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 				vinsn(env, insn_idx, "infinite loop detected at insn %d", insn_idx);
 				return -EINVAL;
 			}
-			if (env->jmps_processed - env->prev_jmps_processed < 20 &&
+skip_inf_loop_check:
+			if (!aux->force_checkpoint &&
+			    env->jmps_processed - env->prev_jmps_processed < 20 &&
 			    env->insn_processed - env->prev_insn_processed < 100)
 				add_new_state = false;
 			goto miss;

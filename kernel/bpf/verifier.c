@@ -123,7 +123,7 @@ static const char *reg_type_str(u32 type)
 
 /* ---- register state --------------------------------------------------- */
 
-static void __mark_reg_not_init(struct bpf_reg_state *reg)
+void __mark_reg_not_init(struct bpf_reg_state *reg)
 {
 	memset(reg, 0, sizeof(*reg));
 	__mark_reg_unbounded(reg);
@@ -191,15 +191,14 @@ static void init_reg_state(struct bpf_func_state *state)
 	state->regs[BPF_REG_10].frameno = state->frameno;
 }
 
-static void init_func_state(struct bpf_func_state *state, u32 callsite, u32 frameno, u32 subprogno)
+void init_func_state(struct bpf_func_state *state, u32 callsite, u32 frameno, u32 subprogno)
 {
 	u32 s, j;
 
 	state->callsite = callsite;
 	state->frameno = frameno;
 	state->subprogno = subprogno;
-	state->callback_ret_min = 0;
-	state->callback_ret_max = 0;
+	state->callback_ret_range = (struct bpf_retval_range){ 0, 0 };
 	init_reg_state(state);
 	for (s = 0; s < STACK_SLOTS; s++) {
 		__mark_reg_not_init(&state->stack[s].spilled_ptr);
@@ -2179,6 +2178,7 @@ struct bpf_call_arg_meta {
 	u64 mem_size;		/* ARG_CONST_ALLOC_SIZE_OR_ZERO */
 	s64 const_map_key;
 	int func_id;
+	u32 subprogno;		/* ARG_PTR_TO_FUNC */
 };
 
 static void record_arg_check(struct bpf_verifier_env *env, u32 arg, u32 region, u32 size,
@@ -2636,6 +2636,9 @@ skip_type_check:
 		if (err)
 			return err;
 		break;
+	case ARG_PTR_TO_FUNC:
+		meta->subprogno = reg->subprogno;
+		break;
 	default:
 		break;
 	}
@@ -2913,6 +2916,11 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 			return -EINVAL;
 		}
 	}
+	if (func_id == BPF_FUNC_loop) {
+		err = check_bpf_loop_call(env, meta.subprogno);
+		if (err)
+			return err;
+	}
 	env->aux[env->insn_idx].call_seen = true;
 
 	clear_caller_saved_regs(regs);
@@ -3183,12 +3191,53 @@ static int check_kfunc_call(struct bpf_verifier_env *env, const struct bpf_insn 
 
 static void clear_all_pkt_pointers(struct bpf_verifier_env *env);
 
+/* A bpf-to-bpf call: R1-R5 are the arguments. */
+static int set_callee_state(struct bpf_verifier_env *env, struct bpf_func_state *caller,
+			    struct bpf_func_state *callee, u32 insn_idx)
+{
+	u32 i;
+
+	for (i = BPF_REG_1; i <= BPF_REG_5; i++)
+		callee->regs[i] = caller->regs[i];
+	return 0;
+}
+
+/*
+ * A new frame for @subprog in @state, called from @callsite, its
+ * registers set by @set_callee_state_cb. Kernel: setup_func_entry().
+ */
+int setup_func_entry(struct bpf_verifier_env *env, u32 subprog, u32 callsite,
+		     set_callee_state_fn set_callee_state_cb, struct bpf_verifier_state *state)
+{
+	struct bpf_func_state *caller, *callee;
+	int err;
+
+	if (state->curframe + 1 >= MAX_CALL_FRAMES) {
+		verr(env, "the call stack of %d frames is too deep", state->curframe + 2);
+		return -E2BIG;
+	}
+	caller = state->frame[state->curframe];
+	callee = calloc(1, sizeof(*callee));
+	if (!callee)
+		return -ENOMEM;
+	state->frame[state->curframe + 1] = callee;
+	init_func_state(callee, callsite, state->curframe + 1, subprog);
+	err = set_callee_state_cb(env, caller, callee, callsite);
+	if (err) {
+		free(callee);
+		state->frame[state->curframe + 1] = NULL;
+		return err;
+	}
+	state->curframe++;
+	return 0;
+}
+
 static int check_func_call(struct bpf_verifier_env *env, const struct bpf_insn *insn, u32 *insn_idx)
 {
 	struct bpf_verifier_state *state = env->cur_state;
-	struct bpf_func_state *caller, *callee;
-	u32 target = *insn_idx + insn->imm + 1, i;
-	int subprog;
+	u32 target = *insn_idx + insn->imm + 1;
+	struct bpf_func_state *caller;
+	int subprog, err;
 
 	if (state->curframe + 1 >= MAX_CALL_FRAMES) {
 		verr(env, "the call stack of %d frames is too deep", state->curframe + 2);
@@ -3200,15 +3249,10 @@ static int check_func_call(struct bpf_verifier_env *env, const struct bpf_insn *
 		return -EFAULT;
 	}
 	caller = state->frame[state->curframe];
-	callee = calloc(1, sizeof(*callee));
-	if (!callee)
-		return -ENOMEM;
-	state->frame[state->curframe + 1] = callee;
-	init_func_state(callee, *insn_idx, state->curframe + 1, subprog);
-	for (i = BPF_REG_1; i <= BPF_REG_5; i++)
-		callee->regs[i] = caller->regs[i];
+	err = setup_func_entry(env, subprog, *insn_idx, set_callee_state, state);
+	if (err)
+		return err;
 	clear_caller_saved_regs(caller->regs);
-	state->curframe++;
 	env->aux[*insn_idx].call_seen = true;
 	*insn_idx = target - 1;	/* the main loop steps to the callee's first insn */
 	return 0;
@@ -3219,22 +3263,30 @@ static int prepare_func_exit(struct bpf_verifier_env *env, u32 *insn_idx)
 	struct bpf_verifier_state *state = env->cur_state;
 	struct bpf_func_state *caller, *callee = state->frame[state->curframe];
 	struct bpf_reg_state *r0 = &callee->regs[BPF_REG_0];
-	bool tail_call;
+	bool tail_call, in_callback_fn = callee->in_callback_fn;
+	int err;
 
 	if (r0->type == PTR_TO_STACK) {
 		verr(env, "cannot return stack pointer to the caller");
 		return -EINVAL;
 	}
 	caller = state->frame[state->curframe - 1];
-	caller->regs[BPF_REG_0] = *r0;
+	if (in_callback_fn) {
+		err = check_callback_return(env, callee);
+		if (err)
+			return err;
+	} else {
+		caller->regs[BPF_REG_0] = *r0;
+	}
 	/*
 	 * A tail call taken in the callee returns here with the target's
 	 * return value: a scalar, whatever this path left in R0.
 	 */
 	tail_call = env->subprogs[callee->subprogno].tail_call_reachable;
-	if (tail_call && caller->regs[BPF_REG_0].type != SCALAR_VALUE)
+	if (tail_call && !in_callback_fn && caller->regs[BPF_REG_0].type != SCALAR_VALUE)
 		mark_reg_unknown(caller->regs, BPF_REG_0);
-	*insn_idx = callee->callsite;	/* the main loop steps past the call */
+	/* the main loop steps past the call; a callback returns to the helper call */
+	*insn_idx = callee->callsite - in_callback_fn;
 	free(callee);
 	state->frame[state->curframe--] = NULL;
 	/* ... and the target may have changed the packet */
@@ -3291,6 +3343,10 @@ static int check_ld_imm(struct bpf_verifier_env *env, const struct bpf_insn *ins
 		dst->off = (s32)aux->ldimm_off;
 		break;
 	case PTR_TO_FUNC:
+		if (!env->prog->aux->func_info_cnt) {
+			verr(env, "missing btf func_info");
+			return -EINVAL;
+		}
 		mark_reg_ptr(dst, PTR_TO_FUNC);
 		dst->subprogno = bpf_find_subprog(env, env->insn_idx + insn->imm + 1);
 		break;
@@ -3528,8 +3584,10 @@ static void mark_tail_call_reachable(struct bpf_verifier_env *env)
 			for (i = env->subprogs[s].start; i < env->subprogs[s].end; i++) {
 				int callee;
 
-				if (insns[i].code != (BPF_JMP | BPF_CALL) ||
-				    insns[i].src_reg != BPF_PSEUDO_CALL)
+				/* a callback's address counts as a call */
+				if ((insns[i].code != (BPF_JMP | BPF_CALL) ||
+				     insns[i].src_reg != BPF_PSEUDO_CALL) &&
+				    !(is_ldimm64(&insns[i]) && insns[i].src_reg == BPF_PSEUDO_FUNC))
 					continue;
 				callee = bpf_find_subprog(env, i + insns[i].imm + 1);
 				if (callee >= 0 && env->subprogs[callee].tail_call_reachable) {
@@ -3602,6 +3660,9 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 			(unsigned long long)env->insn_processed, BPF_COMPLEXITY_LIMIT_INSNS,
 			env->max_states_per_insn, env->total_states, env->peak_states);
 	prog->aux->insn_processed = env->insn_processed;
+	if (!err)
+		err = check_max_stack_depth(env) ?: optimize_bpf_loop(env);
+	*progp = prog = env->prog;	/* the bpf_loop rewrite may move it */
 	if (!err)
 		err = bpf_do_fixups(env);
 	if (!err)

@@ -26,9 +26,9 @@
  *          ifindex 0 it uses rxq->dev, which `prog run` (net/bpf/test_run.c)
  *          makes a loopback-like device as the kernel's test_run does, and
  *          -ENODEV if a caller leaves it NULL.
- *          Helpers that take callbacks (bpf_loop 181, for_each_map_elem,
- *          timers) are not offered: the interpreter cannot run callbacks
- *          yet, so such programs are refused at load naming the helper.
+ *          Of the helpers that take callbacks only bpf_loop (181) is
+ *          offered (kernel/bpf/bpf_iter.c); for_each_map_elem and timers
+ *          are refused at load naming the helper.
  * Not offered, as in the kernel: bpf_xdp_output (121, a tracing helper)
  * and the skb helpers.
  */
@@ -646,6 +646,8 @@ static const struct bpf_func_proto *bpf_base_func_proto(enum bpf_func_id func_id
 		return &bpf_spin_lock_proto;
 	case BPF_FUNC_spin_unlock:
 		return &bpf_spin_unlock_proto;
+	case BPF_FUNC_loop:
+		return &bpf_loop_proto;
 	default:
 		return NULL;
 	}

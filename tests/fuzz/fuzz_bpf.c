@@ -584,6 +584,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			insn->imm = map_ids[(u32)insn->imm % ARRAY_SIZE(map_ids)];
 	}
 	prog->type = flags & 1 ? BPF_PROG_TYPE_UNSPEC : BPF_PROG_TYPE_XDP;
+	/* as if loaded with BTF func_info: callbacks (bpf_loop) may be taken */
+	prog->aux->func_info_cnt = 1;
 	/* the hardened twin, from the same instructions */
 	hard = bpf_prog_alloc(len);
 	if (IS_ERR_OR_NULL(hard)) {
@@ -595,6 +597,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pkt_src_len = len;
 	hard->type = prog->type;
 	hard->aux->hardened = true;
+	hard->aux->func_info_cnt = 1;
 	err = bpf_check(&prog, log_buf, sizeof(log_buf));
 	if (err) {
 		fuzz_assert(err == -EINVAL || err == -EACCES || err == -E2BIG ||

@@ -59,6 +59,7 @@ static const struct bench_case cases[] = {
 	{ "xdp_csum_loop.o", "xdp_csum_loop_prog" },
 	{ "xdp_byte_scan.o", "xdp_byte_scan_prog" },
 	{ "xdp_hash.o", "xdp_hash_prog" },
+	{ "xdp_loop_csum.o", "xdp_loop_csum_prog" },
 	{ "xdp_rxq_info.o", "xdp_prognum0" },
 	{ "xdp_redirect_map.o", "xdp_redirect_map_prog" },
 	{ "xdp_parse_v3.o", "xdp_parse_prog" },
@@ -283,6 +284,7 @@ static uint64_t walk_count(const struct bpf_insn *insns, size_t cnt, unsigned ch
 					regs[0] = XDP_REDIRECT;
 					break;
 				case BPF_FUNC_tail_call:
+				case BPF_FUNC_loop:	/* callbacks are not walked */
 					return 0;
 				default:
 					regs[0] = 0;

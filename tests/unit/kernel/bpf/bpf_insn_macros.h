@@ -135,6 +135,8 @@ static inline const struct bpf_func_proto *fake_func_proto(enum bpf_func_id id)
 		return &fake_map_lookup_elem_proto;
 	case 28:
 		return &fake_sum_proto;
+	case BPF_FUNC_loop:
+		return &bpf_loop_proto;
 	}
 	return NULL;
 }
@@ -150,6 +152,7 @@ static inline struct bpf_prog *load_prog(const struct bpf_insn *insns, u32 len,
 	memcpy(prog->insnsi, insns, len * sizeof(*insns));
 	prog->type = type;
 	prog->aux->func_proto = fake_func_proto;
+	prog->aux->func_info_cnt = 1;	/* as if loaded with BTF (callbacks) */
 	err = bpf_check(&prog, log, log_size);
 	if (errp)
 		*errp = err;

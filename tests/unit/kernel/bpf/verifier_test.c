@@ -274,6 +274,93 @@ START_TEST(test_loops_converge)
 }
 END_TEST
 
+/*
+ * bpf_loop(10, cb, &sum, flags): cb adds its index to the sum; a jump before
+ * the call and a bpf-to-bpf call after it cross the inlined loop. Returns
+ * sum + R6 (kept across the loop) + bpf_loop's R0 + 100 (the subprogram).
+ */
+static void bpf_loop_prog(struct bpf_insn *insns, s32 flags)
+{
+	const struct bpf_insn prog[] = {
+		BPF_MOV64_IMM(BPF_REG_6, 7),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 0),
+		BPF_MOV64_IMM(BPF_REG_1, 10),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_6, 0, 8),
+		BPF_LD_IMM64_RAW(BPF_REG_2, BPF_PSEUDO_FUNC, 12),	/* 4: cb at 17 */
+		BPF_MOV64_REG(BPF_REG_3, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, -8),
+		BPF_MOV64_IMM(BPF_REG_4, flags),
+		BPF_CALL_HELPER(BPF_FUNC_loop),				/* 9 */
+		BPF_MOV64_REG(BPF_REG_7, BPF_REG_0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),		/* 12 */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_0),
+		BPF_CALL_REL(6),					/* 15: add100 at 22 */
+		BPF_EXIT_INSN(),
+		/* cb(index, ctx) */
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 0),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+		/* add100(x) */
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_1),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 100),
+		BPF_EXIT_INSN(),
+	};
+
+	memcpy(insns, prog, sizeof(prog));
+}
+
+START_TEST(test_bpf_loop_inline)
+{
+	struct xdp_buff xdp = { 0 };
+	struct bpf_insn insns[25];
+	struct bpf_prog *prog;
+
+	/* flags 0: inlined, 18 more instructions, the JIT runs it */
+	bpf_loop_prog(insns, 0);
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(prog->len, ARRAY_SIZE(insns) + 18);
+	ck_assert_uint_eq(prog->aux->stack_depth, 8 + 24);
+	ck_assert_int_eq(prog->jited, !!bpf_jit_enable);
+	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), 45 + 7 + 10 + 100);
+	ck_assert_uint_eq(bpf_prog_run_interp(prog, &xdp, NULL, 0, NULL), 45 + 7 + 10 + 100);
+	bpf_prog_put(prog);
+
+	/* flags 1: not inlined; the interpreter's bpf_loop says -EINVAL */
+	bpf_loop_prog(insns, 1);
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_uint_eq(prog->len, ARRAY_SIZE(insns));
+	ck_assert_uint_eq(bpf_prog_run(prog, &xdp), (u32)(7 - EINVAL + 100));
+	ck_assert_int_eq(prog->jited, 0);
+	bpf_prog_put(prog);
+}
+END_TEST
+
+START_TEST(test_bpf_loop_callback_checks)
+{
+	struct bpf_insn insns[25];
+
+	/* the callback returns 2 */
+	bpf_loop_prog(insns, 0);
+	insns[20] = BPF_MOV64_IMM(BPF_REG_0, 2);
+	assert_rejected(insns, -EINVAL,
+			"insn 21: At callback return the register R0 has smin=2 smax=2 should have been in [0, 1]");
+	/* R2 a stack pointer, not a function */
+	bpf_loop_prog(insns, 0);
+	insns[7] = BPF_MOV64_REG(BPF_REG_2, BPF_REG_3);
+	assert_rejected(insns, -EACCES, "insn 9: R2 type=fp expected=func");
+	/* the callback reads R3 */
+	bpf_loop_prog(insns, 0);
+	insns[17] = BPF_ALU64_REG(BPF_ADD, BPF_REG_3, BPF_REG_3);
+	assert_rejected(insns, -EACCES, "insn 17: R3 !read_ok");
+}
+END_TEST
+
 START_TEST(test_xdp_return_pointer)
 {
 	struct bpf_insn insns[] = {
@@ -524,6 +611,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_dead_code_sanitized);
 	tcase_add_test(tc, test_spill_fill_keeps_type);
 	tcase_add_test(tc, test_loops_converge);
+	tcase_add_test(tc, test_bpf_loop_inline);
+	tcase_add_test(tc, test_bpf_loop_callback_checks);
 	tcase_add_test(tc, test_xdp_return_pointer);
 	tcase_add_test(tc, test_unsupported_prog_type);
 	tcase_add_test(tc, test_oversized);
