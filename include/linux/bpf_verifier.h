@@ -276,6 +276,9 @@ struct bpf_verifier_state {
 	u32 last_insn_idx;
 	u32 insn_hist_start;
 	u32 insn_hist_end;
+	/* backtrack.c's fallback marked every scalar of this state and of
+	 * all its parents precise (kept states only; never copied) */
+	bool all_precise;
 };
 
 /* A linked scalar (same id) a conditional jump refined: a register or a

@@ -404,12 +404,18 @@ static void mark_all_scalars(struct bpf_verifier_state *st, bool precise)
 
 /*
  * The fallback: every scalar of @st's parents is precise (marks in @st
- * itself would be forgotten at its next checkpoint anyway).
+ * itself would be forgotten at its next checkpoint anyway). Kept states do
+ * not change but for precise marks, so a parent an earlier fallback
+ * marked, and all above it, are precise already: stop there. Without
+ * that, a walk that falls back at every step (a callback iterated up to
+ * the instruction limit) costs the square of its length.
  */
 static void mark_all_scalars_precise(struct bpf_verifier_state *st)
 {
-	for (st = st->parent; st; st = st->parent)
+	for (st = st->parent; st && !st->all_precise; st = st->parent) {
 		mark_all_scalars(st, true);
+		st->all_precise = true;
+	}
 }
 
 void mark_all_scalars_imprecise(struct bpf_verifier_state *st)

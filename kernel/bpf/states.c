@@ -72,6 +72,7 @@ static int copy_kept_state(struct bpf_verifier_state *dst, const struct bpf_veri
 	u32 i;
 
 	memcpy(dst, src, sizeof(*dst));
+	dst->all_precise = false;
 	for (i = 0; i < MAX_CALL_FRAMES; i++)
 		dst->frame[i] = NULL;
 	for (i = 0; i <= src->curframe; i++) {
@@ -98,6 +99,7 @@ int copy_verifier_state(struct bpf_verifier_state *dst, const struct bpf_verifie
 		dst->frame[i] = NULL;
 	}
 	memcpy(dst, src, sizeof(*dst));
+	dst->all_precise = false;
 	for (i = 0; i < MAX_CALL_FRAMES; i++)
 		dst->frame[i] = NULL;
 	for (i = 0; i <= src->curframe; i++) {

@@ -65,7 +65,8 @@ class _OpenOpts(ctypes.Structure):
 class _ProgDesc(ctypes.Structure):
     _fields_ = [("name", _cp), ("sec", _cp), ("id", _u32), ("insn_cnt", _u32),
                 ("frags", ctypes.c_bool), ("nr_map_ids", _u32), ("map_ids", _u32 * 32),
-                ("loaded", ctypes.c_bool), ("type", _cp), ("attach", _cp), ("not_loaded", _cp)]
+                ("loaded", ctypes.c_bool), ("type", _cp), ("attach", _cp), ("not_loaded", _cp),
+                ("verified_insns", _u32)]
 
 
 class _MapDesc(ctypes.Structure):

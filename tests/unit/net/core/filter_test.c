@@ -695,7 +695,9 @@ START_TEST(test_xdp_func_proto)
 		ck_assert_msg(xdp_func_proto(i) && xdp_func_proto(i)->func, "ringbuf helper %u", i);
 	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_xdp_output));
 	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_skb_load_bytes));
-	ck_assert_ptr_null(xdp_func_proto(BPF_FUNC_loop));
+	ck_assert_ptr_eq(xdp_func_proto(BPF_FUNC_loop), &bpf_loop_proto);
+	ck_assert_ptr_eq(xdp_func_proto(BPF_FUNC_spin_lock), &bpf_spin_lock_proto);
+	ck_assert_ptr_eq(xdp_func_proto(BPF_FUNC_spin_unlock), &bpf_spin_unlock_proto);
 	ck_assert_ptr_null(xdp_func_proto((enum bpf_func_id)100000));
 
 	ck_assert(bpf_xdp_adjust_head_proto.changes_pkt_data);
