@@ -26,6 +26,7 @@ __all__ = ["Error", "Object", "Program", "Map", "RunResult", "trace_lines", "wri
 XDP_ABORTED, XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT = range(5)
 VERDICTS = ("XDP_ABORTED", "XDP_DROP", "XDP_PASS", "XDP_TX", "XDP_REDIRECT")
 BPF_ANY, BPF_NOEXIST, BPF_EXIST = 0, 1, 2
+BPF_MAP_TYPE_PERF_EVENT_ARRAY, BPF_MAP_TYPE_RINGBUF = 4, 27
 _PERCPU_TYPES = {5, 6, 10}  # enum bpf_map_type: PERCPU_HASH, PERCPU_ARRAY, LRU_PERCPU_HASH
 
 # ---- the library -------------------------------------------------------------
@@ -119,6 +120,9 @@ _cov_get = _proto("uxdp_bpf_prog_coverage_get", _c, _u32, _vp, _vp, _u32)
 _line_info = _proto("uxdp_bpf_prog_line_info", _c, _u32, _u32, ctypes.POINTER(_Line))
 _write_lcov = _proto("uxdp_bpf_coverage_write_lcov", _c, _cp, ctypes.POINTER(_u32),
                      ctypes.c_uint, _cp)
+_record_fn = ctypes.CFUNCTYPE(_c, _vp, _c, _vp, _u32)
+_perf_consume = _proto("uxdp_bpf_perf_event_consume", _c, _u32, _record_fn, _vp)
+_ringbuf_consume = _proto("uxdp_bpf_ringbuf_consume", _c, _u32, _record_fn, _vp)
 _errmsg = _proto("uxdp_errmsg", _cp)
 _strerror = _proto("uxdp_strerror", _c, _c, _cp, _size_t)
 _version = _proto("uxdp_version", _cp)
@@ -257,6 +261,29 @@ class Map:
         self._desc = desc
         self._kpack, self._kunpack = _packer(key, self.key_size)
         self._vpack, self._vunpack = _packer(value, self.value_size)
+
+    def records(self):
+        """Take the records programs wrote to this PERF_EVENT_ARRAY
+        (bpf_perf_event_output(); a CPU's slot takes records once it was
+        updated with any value, where a kernel user installs a perf event
+        fd) or RINGBUF (bpf_ringbuf_submit/output()): a list of
+        (cpu, bytes), oldest first; what is read is gone."""
+        self._obj._alive()
+        out = []
+
+        def take(_ctx, cpu, data, size):
+            out.append((cpu, ctypes.string_at(data, size)))
+            return 0
+
+        cb = _record_fn(take)
+        if self.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+            ret = _perf_consume(self.id, cb, None)
+        elif self.type == BPF_MAP_TYPE_RINGBUF:
+            ret = _ringbuf_consume(self.id, cb, None)
+        else:
+            raise Error(_errno.EINVAL, f"map {self.name}: not a PERF_EVENT_ARRAY or RINGBUF")
+        _check(ret, f"map {self.name}: records")
+        return out
 
     def typed(self, key=None, value=None):
         """A view of the same map with its own key and value formats."""
