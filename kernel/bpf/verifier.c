@@ -1814,7 +1814,12 @@ static int is_branch_taken(struct bpf_reg_state *reg1, struct bpf_reg_state *reg
 		}
 		if (!is_reg_const(reg2, is_jmp32))
 			return -1;
-		if (!reg_not_null(reg1))
+		/*
+		 * Only a 64-bit compare of a non-NULL pointer with 0 is
+		 * decided: the kernel walks both sides of a JMP32 one (the
+		 * low half of a valid pointer may be 0).
+		 */
+		if (is_jmp32 || !reg_not_null(reg1))
 			return -1;
 		if (reg_const_value(reg2, is_jmp32) != 0)
 			return -1;

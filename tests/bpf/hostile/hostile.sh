@@ -334,6 +334,7 @@ kreject "$B/pkt_var_umax.o" 'R7 offset is outside of the packet'
 kreject "$B/map_idx_signed.o" 'R0 min value is negative, either use unsigned index or do a if \(index >=0\) check.'
 kreject "$B/map_idx_off_by_one.o" 'R0 max value is outside of the allowed memory range'
 kreject "$B/map_var_umax.o" 'R0 max value is outside of the allowed memory range'
+kreject "$B/map_null_jmp32.o" 'invalid access to map value, value_size=8 off=64 size=8'
 kreject "$B/ctx_var_off.o" 'variable ctx access var_off=\(0x0; 0x4\) disallowed'
 
 # Helper sizes, load-acquire/store-release.
@@ -384,6 +385,7 @@ kreject "$B/spin_unlock_other.o" 'bpf_spin_unlock of different lock'
 kreject "$B/spin_lock_direct.o" 'bpf_spin_lock cannot be accessed directly by load/store'
 kreject "$B/spin_lock_var_off.o" "R1 doesn't have constant offset. bpf_spin_lock has to be at the constant offset"
 kreject "$B/ct_leak.o" 'BPF_EXIT instruction in main prog would lead to reference leak'
+kreject "$B/ct_leak_jmp32.o" 'BPF_EXIT instruction in main prog would lead to reference leak'
 kreject "$B/ct_release_null.o" 'Possibly NULL pointer passed to trusted arg0'
 kreject "$B/ct_release_init.o" 'kernel function bpf_ct_release args#0 expected pointer to STRUCT nf_conn but R1 has a pointer to STRUCT nf_conn___init'
 kreject "$B/ct_use_after_release.o" "R6 invalid mem access 'scalar'"
