@@ -494,7 +494,11 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 	struct bpf_insn_aux_data *aux = &env->aux[insn_idx];
 	struct bpf_verifier_state *cur = env->cur_state, *new;
 	struct bpf_verifier_state_list *sl, *new_sl;
-	bool add_new_state = aux->force_checkpoint;
+	/* a forced checkpoint, or one that keeps the history short: a long
+	 * one would make every backtrack_insn() walk of it long too */
+	bool force_new_state = aux->force_checkpoint ||
+			       cur->insn_hist_end - cur->insn_hist_start > 40;
+	bool add_new_state = force_new_state;
 	struct bpf_verifier_state_list **pprev;
 	u32 n = 0;
 	int err;
@@ -529,7 +533,7 @@ int is_state_visited(struct bpf_verifier_env *env, u32 insn_idx)
 				return -EINVAL;
 			}
 skip_inf_loop_check:
-			if (!aux->force_checkpoint &&
+			if (!force_new_state &&
 			    env->jmps_processed - env->prev_jmps_processed < 20 &&
 			    env->insn_processed - env->prev_insn_processed < 100)
 				add_new_state = false;
