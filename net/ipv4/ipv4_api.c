@@ -119,72 +119,45 @@ static u8 route_type(const char *type)
 	return RTN_UNSPEC;
 }
 
-static int ip6_route_add(const char *prefix, const char *type, const char *via,
-			 const char *devname, char *err, size_t errlen)
-{
-	struct net_device *dev = NULL;
-	struct in6_addr dst, gw = { 0 };
-	u8 plen, rtn = route_type(type);
-	int ret;
-
-	if (parse_prefix6(prefix, &dst, &plen, false)) {
-		ERR("'%s' is not a prefix (X:X::X/LEN or default)", prefix);
-		return -EINVAL;
-	}
-	if (rtn == RTN_UNSPEC) {
-		ERR("unknown route type '%s'", type);
-		return -EINVAL;
-	}
-	if (devname && !(dev = find_dev(devname, err, errlen)))
-		return -ENODEV;
-	if (via && inet_pton(AF_INET6, via, &gw) != 1) {
-		ERR("'%s' is not an IPv6 address", via);
-		return -EINVAL;
-	}
-	if (rtn == RTN_UNICAST && !via && !dev) {
-		ERR("route add %s: needs via GW or dev NAME", prefix);
-		return -EINVAL;
-	}
-	ret = fib6_route_add(&dst, plen, rtn, &gw, dev ? dev->ifindex : 0);
-	if (ret == -ENETUNREACH)
-		ERR("route add %s: gateway %s is not on a connected network%s", prefix,
-		    via ? via : "", dev ? " of that device" : "");
-	else if (ret)
-		ERR("route add %s: %s", prefix, strerror(-ret));
-	return ret;
-}
-
 int uxdp_ip_route_add(const char *prefix, const char *type, const char *via,
 		      const char *devname, char *err, size_t errlen)
 {
+	int family = strchr(prefix, ':') || (via && strchr(via, ':')) ? AF_INET6 : AF_INET;
+	bool v6 = family == AF_INET6;
+	u8 plen, rtn = route_type(type);
 	struct net_device *dev = NULL;
-	struct in_addr gw = { 0 };
-	u8 plen, rtn = RTN_UNICAST;
-	u32 dst;
+	struct in6_addr dst, gw = { 0 };
 	int ret;
 
-	if (strchr(prefix, ':') || (via && strchr(via, ':')))
-		return ip6_route_add(prefix, type, via, devname, err, errlen);
-	if (parse_prefix(prefix, &dst, &plen, false)) {
-		ERR("'%s' is not a prefix (A.B.C.D/LEN or default)", prefix);
+	/* An IPv4 prefix and gateway use the first 4 bytes of dst and gw. */
+	if (parse_prefix_af(family, prefix, &dst, &plen, false)) {
+		ERR("'%s' is not a prefix (%s/LEN or default)", prefix,
+		    v6 ? "X:X::X" : "A.B.C.D");
 		return -EINVAL;
 	}
-	rtn = route_type(type);
 	if (rtn == RTN_UNSPEC) {
 		ERR("unknown route type '%s'", type);
 		return -EINVAL;
 	}
 	if (devname && !(dev = find_dev(devname, err, errlen)))
 		return -ENODEV;
-	if (via && inet_pton(AF_INET, via, &gw) != 1) {
-		ERR("'%s' is not an IPv4 address", via);
+	if (via && inet_pton(family, via, &gw) != 1) {
+		ERR("'%s' is not an IPv%d address", via, v6 ? 6 : 4);
 		return -EINVAL;
 	}
 	if (rtn == RTN_UNICAST && !via && !dev) {
 		ERR("route add %s: needs via GW or dev NAME", prefix);
 		return -EINVAL;
 	}
-	ret = fib_route_add(dst, plen, rtn, gw.s_addr, dev ? dev->ifindex : 0);
+	if (v6) {
+		ret = fib6_route_add(&dst, plen, rtn, &gw, dev ? dev->ifindex : 0);
+	} else {
+		u32 dst4, gw4;
+
+		memcpy(&dst4, &dst, sizeof(dst4));
+		memcpy(&gw4, &gw, sizeof(gw4));
+		ret = fib_route_add(dst4, plen, rtn, gw4, dev ? dev->ifindex : 0);
+	}
 	if (ret == -ENETUNREACH)
 		ERR("route add %s: gateway %s is not on a connected network%s", prefix,
 		    via ? via : "", dev ? " of that device" : "");
