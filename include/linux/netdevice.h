@@ -397,6 +397,11 @@ struct netdev_run_opts {
 };
 /* Run until the duration or until every generator is done and all rings are drained. */
 int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns);
+/*
+ * A run is under way (workers exist): the datapath reads tables lock-free,
+ * so the control path must not move or free their entries (any thread).
+ */
+bool netdev_run_active(void);
 /* The run is ending (duration over, progress said stop, netdev_run_stop()). */
 bool netdev_run_stopping(void);
 /* End the current run (a device whose interface went away); any thread. */

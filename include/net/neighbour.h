@@ -205,7 +205,11 @@ static inline int neigh_output(struct neighbour *n, struct sk_buff *skb)
 /* Copy n->ha consistently (neigh_ha_snapshot()). */
 void neigh_ha_snapshot(u8 *dst, const struct neighbour *n);
 
-/* Control plane (between runs). */
+/*
+ * Control plane, between runs only (netdev_run_active() false): during a
+ * run neigh_delete() returns -EBUSY, neigh_table_flush() and
+ * neigh_ifdown() log a warning and change nothing.
+ */
 int neigh_delete(struct neigh_table *tbl, const void *pkey, struct net_device *dev);
 void neigh_table_flush(struct neigh_table *tbl);
 /* The device goes away: its entries (and what waits in them) and parameters too. */

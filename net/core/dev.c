@@ -63,6 +63,8 @@
 static struct net_device *dev_index_table[NETDEV_MAX];
 static struct packet_type *ptype_base;
 static bool run_stopping;
+/* netdev_run() is between creating its first worker and joining its last. */
+static bool run_active;
 static void (*netdev_idle_hook)(void);
 static unsigned int next_mac = 1;
 
@@ -560,6 +562,11 @@ int dev_queue_xmit(struct sk_buff *skb)
 
 /* ---- workers ------------------------------------------------------------ */
 
+bool netdev_run_active(void)
+{
+	return __atomic_load_n(&run_active, __ATOMIC_ACQUIRE);
+}
+
 bool netdev_run_stopping(void)
 {
 	return __atomic_load_n(&run_stopping, __ATOMIC_RELAXED);
@@ -685,6 +692,7 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		return -EINVAL;
 	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&netdev_run_abort, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_active, true, __ATOMIC_RELEASE);
 	start = now_ns();
 	for (i = 0; i < n; i++) {
 		workers[i] = (struct worker){ .cpu = i, .nr_workers = n };
@@ -725,5 +733,6 @@ int netdev_run(const struct netdev_run_opts *opts, uint64_t *elapsed_ns)
 		pthread_join(workers[j].thread, NULL);
 	*elapsed_ns = now_ns() - start;
 	__atomic_store_n(&run_stopping, false, __ATOMIC_RELAXED);
+	__atomic_store_n(&run_active, false, __ATOMIC_RELEASE);
 	return err;
 }

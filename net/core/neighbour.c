@@ -34,9 +34,11 @@
 #include <arpa/inet.h>
 #include <sys/random.h>
 
+#include <linux/bug.h>
 #include <linux/err.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/printk.h>
 #include <linux/skbuff.h>
 #include <net/dropreason.h>
 #include <net/neighbour.h>
@@ -532,11 +534,26 @@ static void neigh_rehash(struct neigh_table *tbl)
 	}
 }
 
+/*
+ * Workers look entries up without a lock and keep the pointer: slots may
+ * move or go only while no run is active. The control path asks first;
+ * reaching neigh_destroy_slot() during a run is a bug.
+ */
+static bool neigh_slots_frozen(void)
+{
+	if (netdev_run_active()) {
+		pr_warn("neighbour: entries cannot be removed while a run is active\n");
+		return true;
+	}
+	return false;
+}
+
 /* Forget slot @i: its queue, its timer; the last slot moves into its place. */
 static void neigh_destroy_slot(struct neigh_table *tbl, int i)
 {
 	struct neighbour *n = &tbl->slots[i], *last = &tbl->slots[tbl->entries - 1];
 
+	BUG_ON_MSG(netdev_run_active(), "neighbour slot moved during a run");
 	del_timer(&n->timer);
 	__skb_queue_purge_reason(&n->arp_queue, SKB_DROP_REASON_NEIGH_DEAD);
 	n->arp_queue_len_bytes = 0;
@@ -571,6 +588,8 @@ int neigh_delete(struct neigh_table *tbl, const void *pkey, struct net_device *d
 
 	if (!n)
 		return -ENOENT;
+	if (neigh_slots_frozen())
+		return -EBUSY;
 	neigh_destroy_slot(tbl, n - tbl->slots);
 	neigh_rehash(tbl);
 	return 0;
@@ -578,7 +597,7 @@ int neigh_delete(struct neigh_table *tbl, const void *pkey, struct net_device *d
 
 void neigh_ifdown(struct neigh_table *tbl, struct net_device *dev)
 {
-	if (!tbl->slots)
+	if (!tbl->slots || neigh_slots_frozen())
 		return;
 	for (int i = tbl->entries - 1; i >= 0; i--)
 		if (tbl->slots[i].dev == dev)
@@ -590,7 +609,7 @@ void neigh_ifdown(struct neigh_table *tbl, struct net_device *dev)
 
 void neigh_table_flush(struct neigh_table *tbl)
 {
-	if (!tbl->slots)
+	if (!tbl->slots || neigh_slots_frozen())
 		return;
 	while (tbl->entries)
 		neigh_destroy_slot(tbl, tbl->entries - 1);
