@@ -18,7 +18,7 @@
 # by bpf_fib_lookup() (AF_INET6) and bpf_redirect(): its counter must show
 # the TCP transfer redirected; what it passes (neighbours not resolved yet,
 # too big, for the router) the stack handles as above.
-# Usage: router6_afpacket.sh UXDP [QUEUES [MODE PROGS_DIR]]
+# Usage: router6.sh UXDP [QUEUES [MODE PROGS_DIR]]
 # Skips (77) without root, namespaces, IPv6 or AF_PACKET.
 set -u
 UXDP=$1
