@@ -28,6 +28,11 @@
 #   nl_listening NS t|u PORT  a TCP (t) or UDP (u) socket is bound to PORT in NS
 #   nl_link_stat NS IF PATH   a counter of `ip -j -s link`, e.g. rx.packets
 #   nl_snap NS IF             "rx_packets tx_packets" of a kernel interface
+#   nl_snap_until_exit NS IF PID SECS
+#                             the last nl_snap of IF before it went away with
+#                             PID (a tap uxdp made), polling at most SECS
+#   nl_xdp_on NS IF           an XDP program is attached to IF
+#   nl_link_up NS IF          IF exists and is up
 #   nl_uxdp_conservation JSON DEV...
 #                             every DEV of `uxdp -j run` output gave each received
 #                             frame one XDP verdict (when a program ran), and
@@ -221,6 +226,21 @@ nl_link_stat() {
 nl_snap() {
 	ip -n "$1" -j -s link show "$2" | jq -r '.[0].stats64 | "\(.rx.packets) \(.tx.packets)"'
 }
+
+nl_snap_until_exit() {
+	local ns=$1 ifname=$2 pid=$3 secs=$4 last s
+	last=$(nl_snap "$ns" "$ifname")
+	for _ in $(seq 1 $((secs * 20))); do
+		kill -0 "$pid" 2>/dev/null || break
+		s=$(nl_snap "$ns" "$ifname" 2>/dev/null) && [ -n "$s" ] && [ "$s" != "null null" ] && last=$s
+		sleep 0.05
+	done
+	echo "$last"
+}
+
+nl_xdp_on() { ip -n "$1" -j link show "$2" | jq -e '.[0].xdp != null' >/dev/null; }
+
+nl_link_up() { ip -n "$1" -j link show "$2" | jq -e '.[0].flags | index("UP")' >/dev/null; }
 
 nl_uxdp_conservation() {
 	local json=$1 dev

@@ -86,7 +86,7 @@ nl_bg "$NL_NS_R" "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/router.u
 UPID=$NL_BG_PID
 
 # Ready when the kernel program sits on both of R's interfaces (or uxdp died).
-xdp_on() { ip -n "$NL_NS_R" -j link show "$1" | jq -e '.[0].xdp != null' >/dev/null; }
+xdp_on() { nl_xdp_on "$NL_NS_R" "$1"; }
 ready() { kill -0 "$UPID" 2>/dev/null || return 0; xdp_on "$NL_IF_R0" &&
 	{ [ "$VARIANT" = mixed ] || xdp_on "$NL_IF_R1"; }; }
 nl_wait_for 10 ready || nl_fail "uxdp did not attach within 10 s: $(cat "$T/run.json.err")"

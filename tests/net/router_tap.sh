@@ -60,8 +60,7 @@ nl_bg "$NL_NS_R" "$T/run.json" env UXDP_LEAK_CHECK=1 "$UXDP" -j run "$T/router.u
 UPID=$NL_BG_PID
 
 # Ready when the tap is up in A and r1's sockets are bound in R (or uxdp died).
-tap_up() { ip -n "$NL_NS_A" -j link show "$TAP" | jq -e '.[0].flags | index("UP")' >/dev/null; }
-ready() { kill -0 "$UPID" 2>/dev/null || return 0; tap_up && [ "$(nl_packet_sockets "$NL_NS_R")" -ge "$QUEUES" ]; }
+ready() { kill -0 "$UPID" 2>/dev/null || return 0; nl_link_up "$NL_NS_A" "$TAP" && [ "$(nl_packet_sockets "$NL_NS_R")" -ge "$QUEUES" ]; }
 nl_wait_for 10 ready || nl_fail "uxdp did not create $TAP and r1 within 10 s: $(cat "$T/run.json.err")"
 kill -0 "$UPID" 2>/dev/null || nl_fail "uxdp exited early: $(cat "$T/run.json.err" "$T/run.json")"
 ip -n "$NL_NS_A" link set "$TAP" address "$NL_MAC_A"
@@ -77,12 +76,7 @@ ROUTER_PING=1 nl_router_traffic "$T"
 # The tap goes away with uxdp: read its counters until then (uxdp's own
 # neighbour probes may still cross it after the traffic).
 quiet_b=$(nl_wait_quiet "$NL_NS_B" "$NL_IF_B")
-snap_a_end=$(nl_snap "$NL_NS_A" "$TAP")
-for _ in $(seq 1 $(((RUN_S + 20) * 20))); do
-	kill -0 "$UPID" 2>/dev/null || break
-	s=$(nl_snap "$NL_NS_A" "$TAP" 2>/dev/null) && [ -n "$s" ] && [ "$s" != "null null" ] && snap_a_end=$s
-	sleep 0.05
-done
+snap_a_end=$(nl_snap_until_exit "$NL_NS_A" "$TAP" "$UPID" $((RUN_S + 20)))
 nl_wait_pid "$UPID" 20
 rc=$?
 [ $rc -eq 0 ] || nl_fail "uxdp exit status $rc: $(cat "$T/run.json.err")"
