@@ -174,14 +174,7 @@ int bench_dsa_main(int argc, char **argv)
 	printf("dsa-cb: gen -> sw0p3 -> sja1105 -> eth2 -> swp3 -> IPv4 forward -> swp2 -> eth2 -> sw0p2 "
 	       "-> v0 => v1 (xdp1), 64 B UDP, 1 worker, %d interleaved rounds of %.1f s\n", rounds, secs);
 	for (int r = 0; r < rounds; r++) {
-		for (int c = 0; c < NCELLS; c++)
-			order[c] = c;
-		for (int c = NCELLS - 1; c > 0; c--) {
-			int j = rand_r(&seed) % (c + 1), t = order[c];
-
-			order[c] = order[j];
-			order[j] = t;
-		}
+		bench_shuffle(order, NCELLS, &seed);
 		for (int k = 0; k < NCELLS; k++)
 			v[order[k]][r] = run_cell(order[k], secs, 0);
 	}
@@ -191,19 +184,8 @@ int bench_dsa_main(int argc, char **argv)
 
 		printf("%-18s %12s %12s %12s %8s %10s\n", "cb / classify", "median pkt/s", "min", "max",
 		       "spread", "vs 5.12");
-		for (int c = 0; c < NCELLS; c++) {
-			double tmp[MAX_ROUNDS];
-
-			mn[c] = mx[c] = v[c][0];
-			for (int r = 0; r < rounds; r++) {
-				tmp[r] = v[c][r];
-				if (v[c][r] < mn[c])
-					mn[c] = v[c][r];
-				if (v[c][r] > mx[c])
-					mx[c] = v[c][r];
-			}
-			med[c] = bench_median(tmp, rounds);
-		}
+		for (int c = 0; c < NCELLS; c++)
+			bench_summary(v[c], rounds, &med[c], &mn[c], &mx[c]);
 		for (int c = 0; c < NCELLS; c++)
 			printf("%-18s %12.0f %12.0f %12.0f %7.1f%% %+9.1f%%\n", cells[c].name, med[c], mn[c],
 			       mx[c], med[c] ? 100 * (mx[c] - mn[c]) / med[c] : 0,

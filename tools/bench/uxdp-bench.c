@@ -7,7 +7,8 @@
  * Modes: skb (memory core: skb alloc one-by-one vs bulk, skb_linearize vs
  * memcpy), hist (cost of recording a latency sample), capture (a program
  * over a capture: prog run vs the kernel's test run per packet, by the
- * uxdp-bench-capture helper next to this binary).
+ * uxdp-bench-capture helper next to this binary), fwd (IPv4 and IPv6
+ * forwarding, 1 and 2 workers).
  */
 #include <libgen.h>
 #include <limits.h>
@@ -59,6 +60,7 @@ static const struct bench_mode bench_modes[] = {
 	{ "hist", "latency histogram: ns per hist_record()", bench_hist_main },
 	{ "generic", "generic XDP hook p50/p90/p99: linearize=1/0, xdp.frags at 1500 B and 64 KiB; copy vs memcpy", bench_generic_main },
 	{ "capture", "prog run over a capture: pkt/s of uxdp and of the kernel's test run per packet", bench_capture_main },
+	{ "fwd", "IPv4 and IPv6 forwarding pkt/s through the stack, 1 and 2 workers", bench_fwd_main },
 	{ "dsa", "dsa-cb: pkt/s through DSA + IPv4 forwarding for cb_clear full/tagger x tx_ts_classify always/requested", bench_dsa_main },
 };
 
@@ -81,6 +83,35 @@ double bench_median(double *v, int n)
 {
 	qsort(v, n, sizeof(v[0]), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_shuffle(int *order, int n, unsigned int *seed)
+{
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = rand_r(seed) % (i + 1), t = order[i];
+
+		order[i] = order[j];
+		order[j] = t;
+	}
+}
+
+void bench_summary(const double *v, int n, double *med, double *min, double *max)
+{
+	double tmp[BENCH_MAX_SAMPLES];
+
+	if (n > BENCH_MAX_SAMPLES)
+		n = BENCH_MAX_SAMPLES;
+	*min = *max = v[0];
+	for (int i = 0; i < n; i++) {
+		tmp[i] = v[i];
+		if (v[i] < *min)
+			*min = v[i];
+		if (v[i] > *max)
+			*max = v[i];
+	}
+	*med = bench_median(tmp, n);
 }
 
 static void usage(FILE *f)
