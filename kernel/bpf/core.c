@@ -75,13 +75,12 @@
 #include <string.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_coverage.h>
 #include <linux/bpf_verifier.h>
 #include <linux/bug.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 #include <net/xdp.h>
-
-#include "coverage.h"
 
 /* ---- lifecycle ---------------------------------------------------------- */
 

@@ -23,12 +23,11 @@
 #include <string.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_coverage.h>
 #include <linux/bpf_verifier.h>
 #include <linux/filter.h>
 #include <linux/printk.h>
 #include <uxdp/uxdp_bpf_cov.h>
-
-#include "coverage.h"
 
 static bool insn_is_cond_jump(const struct bpf_insn *insn)
 {

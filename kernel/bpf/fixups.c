@@ -31,12 +31,11 @@
 #include <string.h>
 
 #include <linux/bpf.h>
+#include <linux/bpf_coverage.h>
 #include <linux/bpf_verifier.h>
 #include <linux/btf.h>
 #include <linux/filter.h>
 #include <net/xdp.h>
-
-#include "coverage.h"
 
 static bool callback_on_chain(struct bpf_verifier_env *env, const u8 *onstack)
 {

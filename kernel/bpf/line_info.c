@@ -28,8 +28,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_core.h>
-
-#include "coverage.h"
+#include <linux/bpf_coverage.h>
 
 struct linfo_build {
 	struct bpf_prog_linfo *li;

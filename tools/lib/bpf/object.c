@@ -64,13 +64,12 @@
 
 #include <linux/bpf.h>
 #include <linux/bpf_core.h>
+#include <linux/bpf_coverage.h>
 #include <linux/btf.h>
 #include <linux/filter.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
 #include <uxdp/uxdp_bpf.h>
-
-#include "coverage.h"
 
 #ifndef EM_BPF
 #define EM_BPF		247

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Program coverage (kernel/bpf/coverage.c) and the source lines it maps
- * instructions to (kernel/bpf/line_info.c). Shared by the loader
- * (object.c), the interpreter (core.c) and the checker's teardown.
+ * instructions to (kernel/bpf/line_info.c). Shared by the object loader,
+ * the interpreter (core.c) and the checker's teardown, so it sits with the
+ * internal headers rather than next to one of them.
  *
  * Kernel: include/linux/bpf.h struct bpf_prog_aux linfo, nr_linfo;
  *	   kernel/bpf/core.c bpf_prog_alloc_linfo()
@@ -10,8 +11,8 @@
  *	    it); function names come from the ELF symbols of the linked
  *	    functions; the counters have no kernel counterpart.
  */
-#ifndef _UXDP_KERNEL_BPF_COVERAGE_H
-#define _UXDP_KERNEL_BPF_COVERAGE_H
+#ifndef _UXDP_LINUX_BPF_COVERAGE_H
+#define _UXDP_LINUX_BPF_COVERAGE_H
 
 #include <linux/bpf.h>
 
