@@ -111,6 +111,7 @@ struct gen_priv {
 	/* flow parameters */
 	struct in6_addr src_lo, src_hi, dst_lo, dst_hi;
 	bool v6;
+	bool src_set, dst_set, src_v6, dst_v6;	/* `src`, `dst` given; their family */
 	u16 sport_lo, sport_hi, dport_lo, dport_hi;
 };
 
@@ -765,17 +766,110 @@ static int parse_pct_ppm(const char *s, u32 *ppm)
 	return 0;
 }
 
-/*
- * `link add NAME type gen [size N|MIN-MAX] [proto udp|udp6|tcp] [src A[-B]]
- * [dst A[-B]] [sport P[-Q]] [dport P[-Q]] [frags N [hsplit H]] [count N] [rate PPS]
- * [queues N] [dst_mac MAC] [src_mac MAC] [malformed PCT] [seed N]`
- */
+static int gen_arg_size(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+	unsigned long long lo, hi;
+	char *end;
+
+	lo = hi = strtoull(v, &end, 0);
+	if (*v && *end == '-' && end[1]) {
+		/* size MIN-MAX */
+		hi = strtoull(end + 1, &end, 0);
+		if (hi < lo)
+			return -EINVAL;
+	}
+	if (!*v || *v == '-' || *end || hi > GEN_MAX_SIZE)
+		return -EINVAL;
+	priv->size_min = lo == hi ? 0 : lo;
+	priv->size = hi;
+	return 0;
+}
+
+static int gen_arg_src(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	priv->src_set = true;
+	return parse_range_addr(v, &priv->src_lo, &priv->src_hi, &priv->src_v6);
+}
+
+static int gen_arg_dst(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	priv->dst_set = true;
+	return parse_range_addr(v, &priv->dst_lo, &priv->dst_hi, &priv->dst_v6);
+}
+
+static int gen_arg_sport(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	return parse_range_port(v, &priv->sport_lo, &priv->sport_hi);
+}
+
+static int gen_arg_dport(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	return parse_range_port(v, &priv->dport_lo, &priv->dport_hi);
+}
+
+static int gen_arg_dst_mac(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	priv->dst_mac_set = true;
+	return parse_mac(v, priv->dst_mac);
+}
+
+static int gen_arg_src_mac(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	return parse_mac(v, priv->src_mac);
+}
+
+static int gen_arg_malformed(void *base, const char *v)
+{
+	struct gen_priv *priv = base;
+
+	return parse_pct_ppm(v, &priv->malformed_ppm);
+}
+
+static const char *const *gen_protos(void)
+{
+	static const char *const protos[] = { "udp", "udp6", "tcp", NULL };	/* enum gen_proto */
+
+	return protos;
+}
+
+static const struct rtnl_link_arg gen_link_args[] = {
+	RTNL_ARG_F("size", gen_arg_size, "N|MIN-MAX", "size N or size range MIN-MAX (max 65535)", "64-128"),
+	RTNL_ARG_C(struct gen_priv, "proto", proto, gen_protos),
+	RTNL_ARG_F("src", gen_arg_src, "A[-B]", "address or range", "198.18.0.1-198.18.0.9"),
+	RTNL_ARG_F("dst", gen_arg_dst, "A[-B]", "address or range", "198.19.0.1"),
+	RTNL_ARG_F("sport", gen_arg_sport, "P[-Q]", "port range", "9-10"),
+	RTNL_ARG_F("dport", gen_arg_dport, "P[-Q]", "port range", "9"),
+	RTNL_ARG_U(struct gen_priv, "frags", frags, 0, MAX_SKB_FRAGS, "N"),
+	RTNL_ARG_U(struct gen_priv, "hsplit", hsplit, 0,
+		   SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM), "H"),
+	RTNL_ARG_U(struct gen_priv, "count", cfg_count, 0, UINT64_MAX, "N"),
+	RTNL_ARG_U(struct gen_priv, "rate", rate, 0, UINT64_MAX, "PPS"),
+	RTNL_ARG_U(struct gen_priv, "queues", nr_queues, 1, GEN_MAX_QUEUES, "N"),
+	RTNL_ARG_F("dst_mac", gen_arg_dst_mac, "MAC", "MAC address", "02:00:00:00:00:02"),
+	RTNL_ARG_F("src_mac", gen_arg_src_mac, "MAC", "MAC address", "02:00:00:00:00:01"),
+	RTNL_ARG_F("malformed", gen_arg_malformed, "PCT", "percentage (0..100)", "0.5"),
+	RTNL_ARG_U(struct gen_priv, "seed", seed, 0, UINT64_MAX, "N"),
+	{ NULL }
+};
+
+/* `link add NAME type gen ARGS` (gen_link_args), then what spans arguments. */
 static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
 	struct gen_priv *priv = netdev_priv(dev);
-	const char *src = NULL, *dst = NULL;
 	unsigned int min_size, i;
-	bool v6s = false, v6d = false;
 	int ret;
 
 	priv->proto = GEN_UDP;
@@ -786,123 +880,17 @@ static int gen_newlink(struct net_device *dev, int argc, char **argv, char *err,
 	priv->sport_lo = priv->sport_hi = 9;
 	priv->dport_lo = priv->dport_hi = 9;
 	parse_mac("02:00:00:00:00:01", priv->src_mac);
-	for (int a = 0; a < argc; a++) {
-		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-		char *end = NULL;
-		unsigned long long n = 0;
-
-		if (!v) {
-			snprintf(err, errlen, "gen: '%s' needs a value", k);
-			return -EINVAL;
-		}
-		a++;
-		if (!strcmp(k, "size") || !strcmp(k, "frags") || !strcmp(k, "count") ||
-		    !strcmp(k, "hsplit") || !strcmp(k, "seed") ||
-		    !strcmp(k, "rate") || !strcmp(k, "queues")) {
-			n = strtoull(v, &end, 0);
-			if (!strcmp(k, "size") && *v && *end == '-' && end[1] && n <= GEN_MAX_SIZE) {
-				/* size MIN-MAX: MIN here, MAX below */
-				priv->size_min = n;
-				v = end + 1;
-				n = strtoull(v, &end, 0);
-				if (*end || n < priv->size_min) {
-					snprintf(err, errlen, "gen: '%s' is not a valid size range MIN-MAX",
-						 argv[a]);
-					return -EINVAL;
-				}
-			} else if (!strcmp(k, "size")) {
-				priv->size_min = 0;
-			}
-			if (!*v || *end) {
-				snprintf(err, errlen, "gen: '%s' is not a valid %s", v, k);
-				return -EINVAL;
-			}
-		}
-		if (!strcmp(k, "size")) {
-			if (n > GEN_MAX_SIZE) {
-				snprintf(err, errlen, "gen: size %llu out of range (max 9000, %d with frags N)",
-					 n, GEN_MAX_SIZE);
-				return -EINVAL;
-			}
-			priv->size = n;
-		} else if (!strcmp(k, "hsplit")) {
-			if (n > SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM)) {
-				snprintf(err, errlen, "gen: hsplit %llu out of range (max %lu)", n,
-					 (unsigned long)SKB_WITH_OVERHEAD(PAGE_SIZE - GEN_HEADROOM));
-				return -EINVAL;
-			}
-			priv->hsplit = n;
-		} else if (!strcmp(k, "frags")) {
-			if (n > MAX_SKB_FRAGS) {
-				snprintf(err, errlen, "gen: frags %llu out of range (max %d)", n,
-					 MAX_SKB_FRAGS);
-				return -EINVAL;
-			}
-			priv->frags = n;
-		} else if (!strcmp(k, "count")) {
-			priv->count = priv->cfg_count = n;
-		} else if (!strcmp(k, "seed")) {
-			priv->seed = n;
-		} else if (!strcmp(k, "malformed")) {
-			if (parse_pct_ppm(v, &priv->malformed_ppm)) {
-				snprintf(err, errlen, "gen: malformed '%s' is not a percentage (0..100)", v);
-				return -EINVAL;
-			}
-		} else if (!strcmp(k, "rate")) {
-			priv->rate = n;
-		} else if (!strcmp(k, "queues")) {
-			if (!n || n > GEN_MAX_QUEUES) {
-				snprintf(err, errlen, "gen: queues %llu out of range (1..%d)", n,
-					 GEN_MAX_QUEUES);
-				return -EINVAL;
-			}
-			priv->nr_queues = n;
-		} else if (!strcmp(k, "proto")) {
-			if (!strcmp(v, "udp"))
-				priv->proto = GEN_UDP;
-			else if (!strcmp(v, "udp6"))
-				priv->proto = GEN_UDP6;
-			else if (!strcmp(v, "tcp"))
-				priv->proto = GEN_TCP;
-			else {
-				snprintf(err, errlen, "gen: proto '%s' unknown (udp, udp6, tcp)", v);
-				return -EINVAL;
-			}
-		} else if (!strcmp(k, "src")) {
-			src = v;
-		} else if (!strcmp(k, "dst")) {
-			dst = v;
-		} else if (!strcmp(k, "sport") || !strcmp(k, "dport")) {
-			bool s = k[0] == 's';
-
-			if (parse_range_port(v, s ? &priv->sport_lo : &priv->dport_lo,
-					     s ? &priv->sport_hi : &priv->dport_hi)) {
-				snprintf(err, errlen, "gen: '%s' is not a valid port range", v);
-				return -EINVAL;
-			}
-		} else if (!strcmp(k, "dst_mac") || !strcmp(k, "src_mac")) {
-			if (parse_mac(v, k[0] == 'd' ? priv->dst_mac : priv->src_mac)) {
-				snprintf(err, errlen, "gen: '%s' is not a valid MAC address", v);
-				return -EINVAL;
-			}
-			if (k[0] == 'd')
-				priv->dst_mac_set = true;
-		} else {
-			snprintf(err, errlen, "gen: unknown argument '%s'", k);
-			return -EINVAL;
-		}
-	}
-	if (priv->proto == GEN_UDP6 && !src)
-		src = "2001:db8::1";
-	if (priv->proto == GEN_UDP6 && !dst)
-		dst = "2001:db8::2";
-	if (parse_range_addr(src ? src : "198.18.0.1", &priv->src_lo, &priv->src_hi, &v6s) ||
-	    parse_range_addr(dst ? dst : "198.19.0.1", &priv->dst_lo, &priv->dst_hi, &v6d)) {
-		snprintf(err, errlen, "gen: '%s' is not a valid address or range",
-			 src && parse_range_addr(src, &priv->src_lo, &priv->src_hi, &v6s) ? src : dst);
-		return -EINVAL;
-	}
-	if (v6s != v6d || v6s != (priv->proto == GEN_UDP6)) {
+	ret = rtnl_link_args_parse(&gen_link_ops, priv, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	priv->count = priv->cfg_count;
+	if (!priv->src_set)
+		parse_range_addr(priv->proto == GEN_UDP6 ? "2001:db8::1" : "198.18.0.1",
+				 &priv->src_lo, &priv->src_hi, &priv->src_v6);
+	if (!priv->dst_set)
+		parse_range_addr(priv->proto == GEN_UDP6 ? "2001:db8::2" : "198.19.0.1",
+				 &priv->dst_lo, &priv->dst_hi, &priv->dst_v6);
+	if (priv->src_v6 != priv->dst_v6 || priv->src_v6 != (priv->proto == GEN_UDP6)) {
 		snprintf(err, errlen, "gen: addresses must be IPv6 exactly when proto is udp6");
 		return -EINVAL;
 	}
@@ -1005,9 +993,7 @@ out_unregister:
 const struct rtnl_link_ops gen_link_ops = {
 	.kind = "gen",
 	.priv_size = sizeof(struct gen_priv),
-	.usage = "[size N|MIN-MAX] [proto udp|udp6|tcp] [src A[-B]] [dst A[-B]] [sport P[-Q]] "
-		 "[dport P[-Q]] [frags N [hsplit H]] [count N] [rate PPS] [queues N] [dst_mac MAC] "
-		 "[src_mac MAC] [malformed PCT] [seed N]",
+	.args = gen_link_args,
 	.setup = gen_setup,
 	.newlink = gen_newlink,
 };

@@ -479,52 +479,39 @@ out:
 	return ret;
 }
 
-/**
- * tap_parse_args() - `[ifname KNAME] [queues N] [netns NS]`
- *
- * Return: 0, or -EINVAL with @err naming the bad argument.
- */
+static int tap_arg_ifname(void *base, const char *v)
+{
+	struct tap_config *cfg = base;
+
+	if (!*v || strlen(v) >= IFNAMSIZ || strchr(v, '/') || strchr(v, ' '))
+		return -EINVAL;
+	cfg->ifname = v;
+	return 0;
+}
+
+static int tap_arg_netns(void *base, const char *v)
+{
+	struct tap_config *cfg = base;
+
+	if (!*v || strlen(v) >= 64 || strchr(v, '/'))
+		return -EINVAL;
+	cfg->netns = v;
+	return 0;
+}
+
+static const struct rtnl_link_arg tap_link_args[] = {
+	RTNL_ARG_F("ifname", tap_arg_ifname, "KNAME", "interface name (1..15 characters)", "uxdptap0"),
+	RTNL_ARG_U(struct tap_config, "queues", queues, 1, TAP_MAX_QUEUES, "N"),
+	RTNL_ARG_F("netns", tap_arg_netns, "NS", "namespace name", "uxdpns"),
+	{ NULL }
+};
+
+/* tap_link_args into @cfg: 0, or -EINVAL with @err naming the bad argument. */
 static int tap_parse_args(int argc, char **argv, struct tap_config *cfg, char *err, size_t errlen)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->queues = 1;
-	for (int a = 0; a < argc; a += 2) {
-		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (strcmp(k, "ifname") && strcmp(k, "queues") && strcmp(k, "netns")) {
-			snprintf(err, errlen, "tap: unknown argument '%s' (%s)", k, tap_link_ops.usage);
-			return -EINVAL;
-		}
-		if (!v) {
-			snprintf(err, errlen, "tap: '%s' needs a value", k);
-			return -EINVAL;
-		}
-		if (!strcmp(k, "ifname")) {
-			if (!*v || strlen(v) >= IFNAMSIZ || strchr(v, '/') || strchr(v, ' ')) {
-				snprintf(err, errlen, "tap: '%s' is not a valid interface name (1..%d characters)",
-					 v, IFNAMSIZ - 1);
-				return -EINVAL;
-			}
-			cfg->ifname = v;
-		} else if (!strcmp(k, "netns")) {
-			if (!*v || strlen(v) >= 64 || strchr(v, '/')) {
-				snprintf(err, errlen, "tap: '%s' is not a valid namespace name", v);
-				return -EINVAL;
-			}
-			cfg->netns = v;
-		} else {
-			char *end;
-			unsigned long n = strtoul(v, &end, 0);
-
-			if (!*v || *end || *v == '-' || !n || n > TAP_MAX_QUEUES) {
-				snprintf(err, errlen, "tap: queues '%s' out of range (1..%d)", v,
-					 TAP_MAX_QUEUES);
-				return -EINVAL;
-			}
-			cfg->queues = n;
-		}
-	}
-	return 0;
+	return rtnl_link_args_parse(&tap_link_ops, cfg, argc, argv, err, errlen);
 }
 
 static int tap_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
@@ -605,7 +592,7 @@ out_unregister:
 const struct rtnl_link_ops tap_link_ops = {
 	.kind = "tap",
 	.priv_size = sizeof(struct tap_priv),
-	.usage = "[ifname KNAME] [queues N] [netns NS]",
+	.args = tap_link_args,
 	.setup = tap_setup,
 	.newlink = tap_newlink,
 };

@@ -46,6 +46,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <net/page_pool/helpers.h>
+#include <net/rtnetlink.h>
 #include <net/xdp.h>
 
 #include "veth.h"
@@ -1032,48 +1033,39 @@ static void veth_dellink(struct net_device *dev)
 	free_netdev(dev);
 }
 
-extern const struct rtnl_link_ops veth_link_ops;
-
 /*
  * `link add NAME type veth [queues N] peer name PEER`: both ends are created
  * here, the peer first as in veth_newlink().
  */
+struct veth_link_args {
+	u32 queues;
+	const char *peer;
+};
+
+static const struct rtnl_link_arg veth_link_args[] = {
+	RTNL_ARG_U(struct veth_link_args, "queues", queues, 1, VETH_MAX_QUEUES, "N"),
+	RTNL_ARG_S(struct veth_link_args, "peer name", peer, "NAME", "veth-peer",
+		   .flags = RTNL_ARG_REQUIRED),
+	{ NULL }
+};
+
 static int veth_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
-	const char *peer_name = NULL;
-	struct net_device *peer;
+	struct veth_link_args args = { .queues = 1 };
 	struct veth_priv *priv, *peer_priv;
-	unsigned long queues = 1;
-	int i, ret;
+	const char *peer_name;
+	struct net_device *peer;
+	unsigned long queues;
+	int ret;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "peer") && i + 2 < argc && !strcmp(argv[i + 1], "name")) {
-			peer_name = argv[i + 2];
-			i += 2;
-		} else if (!strcmp(argv[i], "queues") && i + 1 < argc) {
-			char *end;
-
-			queues = strtoul(argv[i + 1], &end, 0);
-			if (!*argv[i + 1] || *end || !queues || queues > VETH_MAX_QUEUES) {
-				snprintf(err, errlen, "veth: queues '%s' out of range (1..%d)",
-					 argv[i + 1], VETH_MAX_QUEUES);
-				return -EINVAL;
-			}
-			i++;
-		} else {
-			snprintf(err, errlen,
-				 "unknown veth argument '%s' (expected: [queues N] peer name NAME)",
-				 argv[i]);
-			return -EINVAL;
-		}
-	}
+	ret = rtnl_link_args_parse(&veth_link_ops, &args, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	queues = args.queues;
+	peer_name = args.peer;
 	/* Both ends get @queues rx and tx queues (ip link's numrxqueues/numtxqueues). */
 	dev->num_rx_queues = dev->real_num_rx_queues = queues;
 	dev->num_tx_queues = dev->real_num_tx_queues = queues;
-	if (!peer_name) {
-		snprintf(err, errlen, "veth needs 'peer name NAME'");
-		return -EINVAL;
-	}
 	if (dev_get_by_name(peer_name) || !strcmp(peer_name, dev->name)) {
 		snprintf(err, errlen, "device '%s' already exists", peer_name);
 		return -EEXIST;
@@ -1111,7 +1103,7 @@ out_free_peer:
 const struct rtnl_link_ops veth_link_ops = {
 	.kind = "veth",
 	.priv_size = sizeof(struct veth_priv),
-	.usage = "[queues N] peer name NAME",
+	.args = veth_link_args,
 	.setup = veth_setup,
 	.newlink = veth_newlink,
 	.dellink = veth_dellink,

@@ -21,6 +21,7 @@ struct xdp_frame;
 struct xdp_dev_bulk_queue;
 struct netlink_ext_ack;
 struct rtnl_link_ops;
+struct rtnl_link_arg;
 struct net_device_ops;
 struct dsa_port;
 
@@ -263,7 +264,8 @@ struct net_device_ops {
 struct rtnl_link_ops {
 	const char *kind;
 	size_t priv_size;
-	const char *usage;		/* the kind's arguments */
+	const char *usage;		/* the kind's arguments, when it has no .args */
+	const struct rtnl_link_arg *args;	/* the kind's arguments, { NULL }-terminated */
 	void (*setup)(struct net_device *dev);
 	/* Parse kind arguments and finish the device (may create a peer). */
 	int (*newlink)(struct net_device *dev, int argc, char **argv, char *err, size_t errlen);

@@ -93,8 +93,9 @@ DSA_TAGGERS(__DSA_TAGGER_DECLARE)
 
 /* net/dsa/tag.c: by name ("sja1105", "dsa", "edsa", "ocelot-8021q"). */
 const struct dsa_device_ops *dsa_tag_driver_get_by_name(const char *name);
-/* The names, comma separated, for messages. */
+/* The names, comma separated, for messages; as a NULL-terminated list. */
 const char *dsa_tag_names(void);
+const char *const *dsa_tag_name_list(void);
 
 enum dsa_cb_clear { DSA_CB_CLEAR_FULL, DSA_CB_CLEAR_TAGGER };
 enum dsa_tx_ts_classify { DSA_TX_TS_REQUESTED, DSA_TX_TS_ALWAYS };

@@ -30,12 +30,182 @@ static const struct rtnl_link_ops *const link_kinds[] = {
 #undef __KIND
 };
 
-static const char *const link_kind_names[] = {
-#define __KIND(kind) #kind,
-	RTNL_LINK_KINDS(__KIND)
-#undef __KIND
-	NULL
-};
+#define NR_LINK_KINDS	(sizeof(link_kinds) / sizeof(link_kinds[0]))
+
+/* Built from the registrations (ops->kind, "dsa-switch"), not the X-macro tokens. */
+static const char *link_kind_names[NR_LINK_KINDS + 1];
+static char link_kind_usage[NR_LINK_KINDS][512];
+static char link_kind_list[NR_LINK_KINDS * 16];
+
+static const char *const *link_kind_names_get(void)
+{
+	if (!link_kind_names[0]) {
+		size_t i, n = 0;
+
+		for (i = 0; i < NR_LINK_KINDS; i++) {
+			link_kind_names[i] = link_kinds[i]->kind;
+			n += snprintf(link_kind_list + n, sizeof(link_kind_list) - n, "%s%s",
+				      i ? ", " : "", link_kinds[i]->kind);
+		}
+	}
+	return link_kind_names;
+}
+
+const char *rtnl_link_kind_list(void)
+{
+	link_kind_names_get();
+	return link_kind_list;
+}
+
+static size_t link_arg_meta(const struct rtnl_link_arg *a, char *buf, size_t len)
+{
+	const char *const *w;
+	size_t n = 0;
+
+	if (a->type != RTNL_ARG_CHOICE)
+		return snprintf(buf, len, "%s", a->meta ? a->meta : "N");
+	for (w = a->choices(); *w && n < len; w++)
+		n += snprintf(buf + n, len - n, "%s%s", w == a->choices() ? "" : "|", *w);
+	return n;
+}
+
+const char *rtnl_link_usage(const struct rtnl_link_ops *ops)
+{
+	const struct rtnl_link_arg *a;
+	size_t k, n = 0, len;
+	char *buf;
+
+	if (!ops->args)
+		return ops->usage ? ops->usage : "";
+	for (k = 0; k < NR_LINK_KINDS && link_kinds[k] != ops; k++)
+		;
+	if (k == NR_LINK_KINDS)
+		return "";
+	buf = link_kind_usage[k];
+	len = sizeof(link_kind_usage[k]);
+	if (*buf)
+		return buf;
+	for (a = ops->args; a->name && n < len; a++) {
+		bool req = a->flags & RTNL_ARG_REQUIRED;
+		char meta[256];
+
+		link_arg_meta(a, meta, sizeof(meta));
+		n += snprintf(buf + n, len - n, "%s%s%s %s%s", n ? " " : "", req ? "" : "[",
+			      a->name, meta, req ? "" : "]");
+	}
+	return buf;
+}
+
+/* Number of argv words @a's name takes (1, or 2 for "peer name"), 0 if no match. */
+static int link_arg_match(const struct rtnl_link_arg *a, int argc, char **argv)
+{
+	const char *sp = strchr(a->name, ' ');
+
+	if (!sp)
+		return !strcmp(a->name, argv[0]);
+	if (strncmp(a->name, argv[0], sp - a->name) || argv[0][sp - a->name])
+		return 0;
+	return argc > 1 && !strcmp(sp + 1, argv[1]) ? 2 : 0;
+}
+
+static int link_arg_store_uint(void *field, size_t size, unsigned long long v)
+{
+	switch (size) {
+	case 1: *(u8 *)field = v; break;
+	case 2: *(u16 *)field = v; break;
+	case 4: *(u32 *)field = v; break;
+	case 8: *(u64 *)field = v; break;
+	default: return -EINVAL;
+	}
+	return 0;
+}
+
+static int link_arg_parse_one(const struct rtnl_link_ops *ops, const struct rtnl_link_arg *a,
+			      void *base, const char *v, char *err, size_t errlen)
+{
+	void *field = (char *)base + a->off;
+	const char *const *w;
+	unsigned long long n;
+	char *end, meta[256];
+
+	switch (a->type) {
+	case RTNL_ARG_UINT:
+		errno = 0;
+		n = strtoull(v, &end, 0);
+		if (!*v || *end || *v == '-' || errno) {
+			snprintf(err, errlen, "%s: %s '%s' is not a number", ops->kind, a->name, v);
+			return -EINVAL;
+		}
+		if (n < a->min || n > a->max) {
+			snprintf(err, errlen, "%s: %s '%s' out of range (%llu..%llu)", ops->kind, a->name,
+				 v, a->min, a->max);
+			return -EINVAL;
+		}
+		return link_arg_store_uint(field, a->size, n);
+	case RTNL_ARG_STR:
+		if (!*v) {
+			snprintf(err, errlen, "%s: %s needs a %s", ops->kind, a->name, a->meta);
+			return -EINVAL;
+		}
+		*(const char **)field = v;
+		return 0;
+	case RTNL_ARG_CHOICE:
+		for (w = a->choices(); *w; w++)
+			if (!strcmp(*w, v))
+				return link_arg_store_uint(field, a->size, w - a->choices());
+		link_arg_meta(a, meta, sizeof(meta));
+		snprintf(err, errlen, "%s: %s '%s' unknown (%s)", ops->kind, a->name, v, meta);
+		return -EINVAL;
+	case RTNL_ARG_FN:
+		if (a->parse(base, v)) {
+			snprintf(err, errlen, "%s: %s '%s' is not a valid %s", ops->kind, a->name, v,
+				 a->what);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int rtnl_link_args_parse(const struct rtnl_link_ops *ops, void *base, int argc, char **argv,
+			 char *err, size_t errlen)
+{
+	const struct rtnl_link_arg *a;
+	unsigned long long seen = 0;
+	int i, w, ret;
+
+	for (i = 0; i < argc; i += w + 1) {
+		for (a = ops->args, w = 0; a->name; a++) {
+			w = link_arg_match(a, argc - i, argv + i);
+			if (w)
+				break;
+		}
+		if (!a->name) {
+			snprintf(err, errlen, "%s: unknown argument '%s' (%s)", ops->kind, argv[i],
+				 rtnl_link_usage(ops));
+			return -EINVAL;
+		}
+		if (i + w >= argc) {
+			snprintf(err, errlen, "%s: '%s' needs a value (%s %s)", ops->kind, a->name,
+				 a->name, a->type == RTNL_ARG_CHOICE ? "WORD" : a->meta ? a->meta : "N");
+			return -EINVAL;
+		}
+		ret = link_arg_parse_one(ops, a, base, argv[i + w], err, errlen);
+		if (ret)
+			return ret;
+		seen |= 1ULL << (a - ops->args);
+	}
+	for (a = ops->args; a->name; a++)
+		if ((a->flags & RTNL_ARG_REQUIRED) && !(seen & 1ULL << (a - ops->args))) {
+			char meta[256];
+
+			link_arg_meta(a, meta, sizeof(meta));
+			snprintf(err, errlen, "%s: '%s %s' is required (%s)", ops->kind, a->name, meta,
+				 rtnl_link_usage(ops));
+			return -EINVAL;
+		}
+	return 0;
+}
 
 int rtnl_newlink_noargs(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
@@ -74,8 +244,7 @@ int uxdp_link_add(const char *name, const char *kind, int argc, char **argv,
 	int ret;
 
 	if (!ops) {
-		set_err(err, errlen, "unknown link type '%s'%s", kind,
-			" (veth, gen, sink)");
+		set_err(err, errlen, "unknown link type '%s' (%s)", kind, rtnl_link_kind_list());
 		return -EOPNOTSUPP;
 	}
 	if (dev_get_by_name(name)) {
@@ -105,12 +274,12 @@ const char *uxdp_link_kind_usage(const char *kind)
 {
 	const struct rtnl_link_ops *ops = rtnl_link_ops_get(kind);
 
-	return ops ? ops->usage : NULL;
+	return ops ? rtnl_link_usage(ops) : NULL;
 }
 
 const char *const *uxdp_link_kinds(void)
 {
-	return link_kind_names;
+	return link_kind_names_get();
 }
 
 int uxdp_link_del(const char *name)

@@ -200,8 +200,11 @@ static int link_help(int argc, char **argv)
 {
 	const char *const *k;
 
-	for (k = uxdp_link_kinds(); *k; k++)
-		fprintf(stderr, "  link add NAME type %s %s\n", *k, uxdp_link_kind_usage(*k));
+	for (k = uxdp_link_kinds(); *k; k++) {
+		const char *usage = uxdp_link_kind_usage(*k);
+
+		printf("  link add NAME type %s%s%s\n", *k, *usage ? " " : "", usage);
+	}
 	return 0;
 }
 

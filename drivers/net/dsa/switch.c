@@ -347,52 +347,51 @@ static struct net_device *dsa_child_new(const struct rtnl_link_ops *ops,
 	return dev;
 }
 
+struct dsa_switch_link_args {
+	u32 ports, tag, index;
+	const char *conduit, *user;
+	u8 mac[ETH_ALEN];
+	bool have_mac;
+};
+
+static int dsa_switch_arg_mac(void *base, const char *v)
+{
+	struct dsa_switch_link_args *args = base;
+
+	args->have_mac = true;
+	return parse_mac(v, args->mac);
+}
+
+static const struct rtnl_link_arg dsa_switch_link_args[] = {
+	RTNL_ARG_U(struct dsa_switch_link_args, "ports", ports, 1, DSA_MAX_PORTS, "N",
+		   .flags = RTNL_ARG_REQUIRED),
+	RTNL_ARG_C(struct dsa_switch_link_args, "tag", tag, dsa_tag_name_list,
+		   .flags = RTNL_ARG_REQUIRED),
+	RTNL_ARG_S(struct dsa_switch_link_args, "conduit", conduit, "NAME", "eth0"),
+	RTNL_ARG_F("mac", dsa_switch_arg_mac, "MAC", "MAC address", "02:00:00:00:00:01"),
+	RTNL_ARG_U(struct dsa_switch_link_args, "index", index, 0, 7, "ID"),
+	RTNL_ARG_S(struct dsa_switch_link_args, "user", user, "PREFIX", "swp"),
+	{ NULL }
+};
+
 static int dsa_switch_newlink(struct net_device *dev, int argc, char **argv,
 			      char *err, size_t errlen)
 {
+	struct dsa_switch_link_args args = { .conduit = "eth0", .user = "swp" };
 	struct dsa_switch *ds = netdev_priv(dev);
-	const char *conduit_name = "eth0", *prefix = "swp", *tag = NULL;
-	u8 mac[ETH_ALEN];
-	bool have_mac = false;
+	const char *conduit_name, *prefix;
 	struct dsa_port *cpu_dp;
+	int ports, index, ret, i;
 	char name[64];
-	int ports = 0, index = 0, ret, i;
 
-	for (i = 0; i + 1 < argc; i += 2) {
-		const char *k = argv[i], *v = argv[i + 1];
-		char *end;
-
-		if (!strcmp(k, "ports")) {
-			ports = strtol(v, &end, 0);
-			if (*end || ports < 1 || ports > DSA_MAX_PORTS)
-				goto bad;
-		} else if (!strcmp(k, "tag")) {
-			tag = v;
-		} else if (!strcmp(k, "conduit")) {
-			conduit_name = v;
-		} else if (!strcmp(k, "user")) {
-			prefix = v;
-		} else if (!strcmp(k, "index")) {
-			index = strtol(v, &end, 0);
-			if (*end || index < 0 || index > 7)
-				goto bad;
-		} else if (!strcmp(k, "mac")) {
-			if (parse_mac(v, mac))
-				goto bad;
-			have_mac = true;
-		} else {
-			goto bad;
-		}
-	}
-	if (i != argc || !ports || !tag) {
-		snprintf(err, errlen, "dsa-switch: needs ports N tag PROTO");
-		return -EINVAL;
-	}
-	ds->tag_ops = dsa_tag_driver_get_by_name(tag);
-	if (!ds->tag_ops) {
-		snprintf(err, errlen, "dsa-switch: unknown tag '%s' (%s)", tag, dsa_tag_names());
-		return -EINVAL;
-	}
+	ret = rtnl_link_args_parse(&dsa_switch_link_ops, &args, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	ports = args.ports;
+	index = args.index;
+	conduit_name = args.conduit;
+	prefix = args.user;
+	ds->tag_ops = dsa_tag_driver_get_by_name(dsa_tag_name_list()[args.tag]);
 	ds->index = index;
 	ds->num_ports = ports;
 	ds->dev = dev;
@@ -423,8 +422,8 @@ static int dsa_switch_newlink(struct net_device *dev, int argc, char **argv,
 		snprintf(err, errlen, "dsa-switch: cannot create conduit '%s'", conduit_name);
 		goto out_teardown;
 	}
-	if (have_mac)
-		memcpy(ds->conduit->dev_addr, mac, ETH_ALEN);
+	if (args.have_mac)
+		memcpy(ds->conduit->dev_addr, args.mac, ETH_ALEN);
 	/* dsa_conduit_setup(): room for the tag in the conduit's MTU. */
 	ds->conduit->mtu = ETH_DATA_LEN + ds->tag_ops->needed_headroom + ds->tag_ops->needed_tailroom;
 	ds->conduit->dsa_ptr = cpu_dp;
@@ -461,15 +460,12 @@ out_teardown:
 out_unregister:
 	unregister_netdevice(dev);
 	return ret;
-bad:
-	snprintf(err, errlen, "dsa-switch: bad argument '%s %s'", argv[i], argv[i + 1]);
-	return -EINVAL;
 }
 
 const struct rtnl_link_ops dsa_switch_link_ops = {
 	.kind = "dsa-switch",
 	.priv_size = sizeof(struct dsa_switch),
-	.usage = "ports N tag sja1105|dsa|edsa|ocelot-8021q [conduit NAME] [mac MAC] [index ID] [user PREFIX]",
+	.args = dsa_switch_link_args,
 	.setup = dsa_switch_setup,
 	.newlink = dsa_switch_newlink,
 	.dellink = dsa_switch_dellink,
