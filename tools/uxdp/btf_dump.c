@@ -23,6 +23,7 @@
 #include <bpf/btf.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 
 #define BTF_DUMP_MAX_DEPTH	16
 
@@ -36,22 +37,6 @@ void btf_dump_hex(FILE *f, const void *p, size_t n, bool quoted)
 		fprintf(f, "%02x", b[i]);
 	if (quoted)
 		fputc('"', f);
-}
-
-void btf_dump_str(FILE *f, const char *s, size_t n)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* Little-endian bit extraction: @nbits (1..64) bits at @bit_off of @data. */
@@ -142,7 +127,7 @@ static void dump_enum(FILE *f, const struct btf *btf, const struct btf_type *t,
 		if (t->size < 8)
 			e &= (1ULL << (t->size * 8)) - 1, v &= (1ULL << (t->size * 8)) - 1;
 		if (e == v && name) {
-			btf_dump_str(f, name, strlen(name));
+			json_escape(f, name, strlen(name));
 			return;
 		}
 	}
@@ -158,7 +143,7 @@ static int dump_array(FILE *f, const struct btf *btf, const struct btf_type *t,
 	if (esz <= 0 || (uint64_t)esz * a->nelems > size)
 		return -EINVAL;
 	if (esz == 1 && is_char_type(btf, a->type) && is_str_array(data, a->nelems)) {
-		btf_dump_str(f, (const char *)data, a->nelems);
+		json_escape(f, (const char *)data, a->nelems);
 		return 0;
 	}
 	fputc('[', f);
@@ -186,7 +171,7 @@ static int dump_struct(FILE *f, const struct btf *btf, const struct btf_type *t,
 
 		if (i)
 			fputc(',', f);
-		btf_dump_str(f, name ? name : "", name ? strlen(name) : 0);
+		json_escape(f, name ? name : "", name ? strlen(name) : 0);
 		fputc(':', f);
 		if (bsz) {
 			const struct btf_type *mt = btf__type_by_id(btf, btf__resolve_type(btf, m->type));
@@ -220,7 +205,7 @@ static int dump_datasec(FILE *f, const struct btf *btf, const struct btf_type *t
 			return -EINVAL;
 		if (i)
 			fputc(',', f);
-		btf_dump_str(f, name ? name : "", name ? strlen(name) : 0);
+		json_escape(f, name ? name : "", name ? strlen(name) : 0);
 		fputc(':', f);
 		if (dump_type(f, btf, v->type, data + v->offset, v->size, depth + 1))
 			return -EINVAL;

@@ -33,9 +33,6 @@ int btf_dump_value(FILE *f, const struct btf *btf, uint32_t type_id, const void 
 /* Print @n bytes at @p as "0a0b..." (JSON string with quotes if @quoted). */
 void btf_dump_hex(FILE *f, const void *p, size_t n, bool quoted);
 
-/* Print up to @n chars of @s (to a NUL) as a JSON string. */
-void btf_dump_str(FILE *f, const char *s, size_t n);
-
 /**
  * btf_dump_elem() - print one map element
  * @m: the map; @btf: its object's BTF or NULL

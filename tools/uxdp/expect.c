@@ -35,6 +35,7 @@
 #include <uxdp_link.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 #include "script.h"
 
@@ -144,11 +145,11 @@ static int report(const char *what, bool ok, const char *got, const char *want)
 	if (!j)
 		return 0;
 	fprintf(j, "{\"line\":%u,\"what\":", script_lineno());
-	btf_dump_str(j, what, strlen(what));
+	json_escape(j, what, strlen(what));
 	fprintf(j, ",\"ok\":%s,\"got\":", ok ? "true" : "false");
-	btf_dump_str(j, got, strlen(got));
+	json_escape(j, got, strlen(got));
 	fprintf(j, ",\"want\":");
-	btf_dump_str(j, want, strlen(want));
+	json_escape(j, want, strlen(want));
 	fprintf(j, "}");
 	fclose(j);
 	snprintf(elem, sizeof(elem), "%s", buf);

@@ -39,6 +39,7 @@
 #include <uxdp_link.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 #include "script.h"
 
@@ -369,7 +370,7 @@ static int map_show(int argc, char **argv, bool dump)
 		return 1;
 	}
 	fprintf(j, "{\"map\":");
-	btf_dump_str(j, m.name, strlen(m.name));
+	json_escape(j, m.name, strlen(m.name));
 	fprintf(j, ",\"elements\":[");
 	if (!json_output)
 		printf("map %s (%s):\n", m.name, uxdp_bpf_map_type_name(m.type) ?: "?");

@@ -24,6 +24,7 @@
 #include <uxdp_bpf.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 #include "map_diff.h"
 #include "script.h"
@@ -137,7 +138,7 @@ static void change(FILE *t, FILE *j, bool *first, const struct map_copy *c, cons
 {
 	fprintf(j, "%s{\"map\":", *first ? "" : ",");
 	*first = false;
-	btf_dump_str(j, c->m.name, strlen(c->m.name));
+	json_escape(j, c->m.name, strlen(c->m.name));
 	fprintf(j, ",\"change\":\"%s\",\"key\":", what);
 	btf_dump_value(j, c->btf, c->m.btf_key_type_id, key, c->m.key_size);
 	fprintf(t, "  %s %s key ", c->m.name, what[0] == 'c' && what[1] == 'r' ? "+" :

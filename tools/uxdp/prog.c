@@ -42,6 +42,7 @@
 #include <uxdp_bpf_cov.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 #include "prog_pcap.h"
 
@@ -49,22 +50,6 @@
 #define PROG_RUN_DATA_OUT	(128U << 10)
 #define XDP_MD_SIZE		24	/* sizeof(struct xdp_md) */
 #define MAX_PRELOADS		64
-
-/* ---- small JSON printer: one place quotes strings ---------------------- */
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
 
 static void hex_print(const unsigned char *p, size_t n, bool spaced)
 {
@@ -274,7 +259,7 @@ static void show_jit(uint32_t id)
 		printf(",\"jited\":%s,\"jited_len\":%u", jited > 0 ? "true" : "false", len);
 		if (jited <= 0) {
 			printf(",\"jit_reason\":");
-			json_str(reason);
+			json_escape(stdout, reason, SIZE_MAX);
 		}
 		printf(",\"hardened\":%s", hardened ? "true" : "false");
 		return;
@@ -311,13 +296,13 @@ static int do_show(int argc, char **argv)
 		uxdp_bpf_object_prog(obj, i, &d);
 		if (json_output && !d.loaded) {
 			printf("%s{\"loaded\":false,\"type\":", i ? "," : "");
-			json_str(d.type);
+			json_escape(stdout, d.type, SIZE_MAX);
 			printf(",\"name\":");
-			json_str(d.name);
+			json_escape(stdout, d.name, SIZE_MAX);
 			printf(",\"sec\":");
-			json_str(d.sec);
+			json_escape(stdout, d.sec, SIZE_MAX);
 			printf(",\"reason\":");
-			json_str(d.not_loaded);
+			json_escape(stdout, d.not_loaded, SIZE_MAX);
 			printf("}");
 			continue;
 		}
@@ -328,11 +313,11 @@ static int do_show(int argc, char **argv)
 		}
 		if (json_output) {
 			printf("%s{\"id\":%u,\"loaded\":true,\"type\":\"xdp\",\"name\":", i ? "," : "", d.id);
-			json_str(d.name);
+			json_escape(stdout, d.name, SIZE_MAX);
 			printf(",\"sec\":");
-			json_str(d.sec);
+			json_escape(stdout, d.sec, SIZE_MAX);
 			printf(",\"attach\":");
-			json_str(d.attach);
+			json_escape(stdout, d.attach, SIZE_MAX);
 			printf(",\"insns\":%u,\"verified_insns\":%u,\"frags\":%s,\"map_ids\":[",
 			       d.insn_cnt, d.verified_insns, d.frags ? "true" : "false");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
@@ -362,9 +347,9 @@ static int do_show(int argc, char **argv)
 		uxdp_bpf_object_map(obj, i, &m);
 		if (json_output) {
 			printf("%s{\"id\":%u,\"type\":", i ? "," : "", m.id);
-			json_str(map_type_str(m.type));
+			json_escape(stdout, map_type_str(m.type), SIZE_MAX);
 			printf(",\"name\":");
-			json_str(m.name);
+			json_escape(stdout, m.name, SIZE_MAX);
 			printf(",\"flags\":%u,\"bytes_key\":%u,\"bytes_value\":%u,\"max_entries\":%u}",
 			       m.map_flags, m.key_size, m.value_size, m.max_entries);
 			continue;
@@ -619,7 +604,7 @@ static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf, b
 		goto out;
 	if (json_output) {
 		printf("%s", *first ? "" : ",");
-		json_str(m->name);
+		json_escape(stdout, m->name, SIZE_MAX);
 		printf(":[");
 	} else {
 		printf("map %s (%s):\n", m->name, map_type_str(m->type));
@@ -847,9 +832,9 @@ static int do_run(int argc, char **argv)
 		if (topts.redirect.valid) {
 			if (topts.redirect.map_id) {
 				printf(",\"redirect\":{\"map\":");
-				json_str(map_name_by_id(obj, topts.redirect.map_id));
+				json_escape(stdout, map_name_by_id(obj, topts.redirect.map_id), SIZE_MAX);
 				printf(",\"map_id\":%u,\"map_type\":", topts.redirect.map_id);
-				json_str(map_type_str(topts.redirect.map_type));
+				json_escape(stdout, map_type_str(topts.redirect.map_type), SIZE_MAX);
 				printf(",\"key\":%u,\"flags\":%u}", topts.redirect.key,
 				       topts.redirect.flags);
 			} else {

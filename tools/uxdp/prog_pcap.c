@@ -43,6 +43,7 @@
 #include <bpf/btf.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 #include "prog_pcap.h"
 #include "tracelog.h"
@@ -233,7 +234,7 @@ void prog_record_print(FILE *f, const struct uxdp_bpf_map_desc *m, int cpu, cons
 
 	if (json) {
 		fprintf(f, "{\"map\":");
-		btf_dump_str(f, m->name, strlen(m->name));
+		json_escape(f, m->name, strlen(m->name));
 		if (perf)
 			fprintf(f, ",\"cpu\":%d", cpu);
 		fprintf(f, ",\"size\":%u,\"data\":", size);
@@ -306,7 +307,7 @@ static void print_row(struct capture *c, const struct prog_pkt_result *r)
 		       r->len_out);
 		if (r->err) {
 			printf(",\"error\":");
-			btf_dump_str(stdout, strerror(-r->err), 64);
+			json_escape(stdout, strerror(-r->err), 64);
 		} else {
 			printf(",\"retval\":%u,\"verdict\":\"%s\",\"bytes_changed\":%u,\"duration\":%u",
 			       r->retval, v ? v : "unknown", r->bytes_changed, r->duration);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "btf_dump.h"
+#include "json_writer.h"
 #include "main.h"
 
 #define TEST_MAX_SCRIPTS	4096
@@ -152,7 +153,7 @@ int do_test(int argc, char **argv)
 		failed += rc && rc != TEST_EXIT_SKIP;
 		if (json_output) {
 			printf("%s{\"script\":", i ? "," : "");
-			btf_dump_str(stdout, list[i], strlen(list[i]));
+			json_escape(stdout, list[i], strlen(list[i]));
 			printf(",\"result\":\"%s\",\"exit\":%d,\"duration_s\":%.3f}", res, rc, secs);
 		} else {
 			printf("%-4s %s (%.2f s)\n", !rc ? "PASS" : rc == TEST_EXIT_SKIP ? "SKIP" : "FAIL",
