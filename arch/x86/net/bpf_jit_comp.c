@@ -12,11 +12,12 @@
  * Two images share one mapping. The direct image, for programs that can
  * neither abort nor count anything per run (see jit_direct_ok(): what
  * the verifier proved and nothing else, which is every program that is not
- * hardened, raw, or using tail calls, bpf-to-bpf calls or may_goto), is
- * prog->bpf_func itself, as in the kernel: it pushes only the callee-saved
- * registers the program names, keeps the program's stack in its own native
- * frame and returns from every EXIT; there is no run state and no C
- * wrapper. The other image, which every program has (tail calls land in
+ * hardened, raw, or using tail calls or may_goto), is prog->bpf_func
+ * itself, as in the kernel: it pushes only the callee-saved registers the
+ * program names, keeps the whole call chain's stack in its own native
+ * frame (zeroed there when the program may read unwritten stack), makes
+ * bpf-to-bpf calls native calls and returns from the main program's
+ * EXITs; there is no run state and no C wrapper. The other image, which every program has (tail calls land in
  * its body), has an entry that saves the C callee-saved registers, loads
  * r12 and rbp and calls the body; the epilogue; the body (one code block
  * per instruction slot, jump offsets resolved over passes until the sizes
@@ -135,6 +136,9 @@ struct jit_ctx {
 	u8 nr_saved;
 	u32 frame;
 	s32 fp_top;		/* R10 = rsp + fp_top, or -1: no R10 */
+	u32 stack_depth;	/* below R10: the whole call chain's stack */
+	bool c_calls;		/* calls C: rsp 16-byte aligned in every body */
+	u32 sub_start;		/* first slot of a bpf-to-bpf callee, or len */
 	const struct bpf_prog *prog;
 	const struct bpf_verifier_info *vi;
 	char *err;
@@ -1229,17 +1233,24 @@ static void emit_loop_align(struct jit_ctx *c, u32 i)
  * stack is a frame on the native stack, EXIT is the epilogue, and only the
  * callee-saved registers the program uses are pushed. Having no run state,
  * it is only for programs that cannot abort and keep no per-run count: XDP,
- * no checked access or helper argument, no budget, no tail call,
- * bpf-to-bpf call or may_goto, no stack to zero. Every program also gets
- * the image with the C entry: tail calls land in its body.
+ * no checked access or helper argument, no budget, no tail call or
+ * may_goto. A bpf-to-bpf call is a native call within the image: the
+ * checker bounded the chain's depth and its stack (check_max_stack_depth()),
+ * so the frame holds the whole chain's stack and nothing is counted; ctx
+ * fields and the CPU slot are rsp-relative, so a program with calls that
+ * needs them keeps the C entry. A stack to zero is zeroed in the prologue,
+ * only the chain's depth of it. Every program also gets the image with the
+ * C entry: tail calls land in its body.
  */
 static bool jit_direct_ok(const struct jit_ctx *c)
 {
 	const struct bpf_verifier_info *vi = c->vi;
 	const struct bpf_prog *prog = c->prog;
+	bool subprogs = false, rsp_slots = false;
+	const struct bpf_array *array;
 	u32 i;
 
-	if (prog->type != BPF_PROG_TYPE_XDP || vi->needs_budget || vi->zero_stack)
+	if (prog->type != BPF_PROG_TYPE_XDP || vi->needs_budget)
 		return false;
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
@@ -1249,6 +1260,8 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 		case BPF_LDX:
 			if (mode == BPF_PROBE_MEM || mode == BPF_PROBE_MEMSX)
 				return false;
+			if (insn->code == (BPF_LDX | BPF_CTX_FIELD | BPF_W))
+				rsp_slots = true;
 			break;
 		case BPF_ST:
 		case BPF_STX:
@@ -1256,8 +1269,12 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 				return false;
 			break;
 		case BPF_LD:
-			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
+			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+				array = array_lookup_at(c, i);
+				if (array && array->map.ops == &percpu_array_map_ops)
+					rsp_slots = true;
 				i++;
+			}
 			break;
 		case BPF_JMP:
 			if (op == BPF_TAIL_CALL || op == BPF_JCOND)
@@ -1268,11 +1285,11 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 			break;
 		case BPF_JMP32:
 			if (op == BPF_CALL)
-				return false;
+				subprogs = true;
 			break;
 		}
 	}
-	return true;
+	return !(subprogs && rsp_slots);
 }
 
 /* Called by direct images with inlined PERCPU_ARRAY lookups, once per run. */
@@ -1297,11 +1314,17 @@ static void jit_direct_frame(struct jit_ctx *c)
 	const struct bpf_array *array;
 	u32 i, k, lo, depth;
 
+	c->sub_start = prog->len;
 	for (i = 0; i < prog->len; i++) {
 		const struct bpf_insn *insn = &prog->insnsi[i];
 
 		if (insn->code == (BPF_JMP | BPF_CALL)) {
 			calls = true;
+			continue;
+		}
+		if (insn->code == (BPF_JMP32 | BPF_CALL)) {
+			/* subprograms follow the main one */
+			c->sub_start = min_t(u32, c->sub_start, i + insn->imm + 1);
 			continue;
 		}
 		if (insn->code == (BPF_LDX | BPF_CTX_FIELD | BPF_W))
@@ -1325,10 +1348,32 @@ static void jit_direct_frame(struct jit_ctx *c)
 	lo += cpu ? 8 : 0;
 	depth = used[BPF_REG_10] ? (prog->aux->max_stack_depth + 7) & ~7u : 0;
 	c->fp_top = used[BPF_REG_10] ? (s32)(lo + depth) : -1;
+	c->stack_depth = depth;
 	c->frame = lo + depth;
+	c->c_calls = calls;
 	/* on entry rsp = 8 mod 16 */
 	if (calls && (8 + 8 * c->nr_saved + c->frame) % 16)
 		c->frame += 8;
+}
+
+/*
+ * The never-written stack reads as zero (vi->zero_stack), as on the
+ * interpreter's zeroed area: the chain's depth below R10, 16 bytes a store.
+ */
+static void emit_direct_zero_stack(struct jit_ctx *c)
+{
+	s32 off = c->fp_top - (s32)c->stack_depth;
+
+	emit1(c, 0x0f);				/* xorps xmm0, xmm0 */
+	emit1(c, 0x57);
+	emit1(c, 0xc0);
+	for (; off + 16 <= c->fp_top; off += 16) {
+		emit1(c, 0x0f);			/* movups [rsp + off], xmm0 */
+		emit1(c, 0x11);
+		emit_modrm_mem(c, 0, RSP, off);
+	}
+	if (off < c->fp_top)
+		emit_st_imm(c, BPF_DW, RSP, off, 0);
 }
 
 static void emit_direct_prologue(struct jit_ctx *c)
@@ -1346,8 +1391,35 @@ static void emit_direct_prologue(struct jit_ctx *c)
 		emit_mem(c, 0x89, false, RAX, RSP, c->cpu_off);
 		emit_ld64(c, RDI, RSP, 0);		/* R1 = ctx again */
 	}
-	if (c->fp_top >= 0)
+	if (c->fp_top >= 0) {
+		if (c->vi->zero_stack)
+			emit_direct_zero_stack(c);
 		emit_mem(c, 0x8d, true, RBP, RSP, c->fp_top);	/* lea rbp, [rsp + top] */
+	}
+}
+
+/*
+ * A bpf-to-bpf call in a direct image: R6..R10 the program uses saved
+ * around a native call, R10 moved down by the caller's frame (insn->off),
+ * rsp kept 16-byte aligned in the callee's body when the program calls C.
+ */
+static void emit_direct_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
+{
+	bool pad = c->c_calls && !(c->nr_saved % 2);
+	u32 k;
+
+	for (k = 0; k < c->nr_saved; k++)
+		emit_push(c, c->saved[k]);
+	if (pad)
+		emit_alu_ri(c, 5, true, RSP, 8);
+	if ((u16)insn->off && c->fp_top >= 0)
+		emit_alu_ri(c, 5, true, RBP, (u16)insn->off);
+	emit1(c, 0xe8);
+	emit4(c, (u32)(c->addrs[i + insn->imm + 1] - (c->pos + 4)));
+	if (pad)
+		emit_alu_ri(c, 0, true, RSP, 8);
+	for (k = c->nr_saved; k-- > 0;)
+		emit_pop(c, c->saved[k]);
 }
 
 static void emit_direct_epilogue(struct jit_ctx *c)
@@ -1578,7 +1650,7 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		return 1;
 	}
 	case BPF_JMP | BPF_EXIT:
-		if (c->direct)
+		if (c->direct && i < c->sub_start)
 			emit_direct_epilogue(c);
 		else
 			emit1(c, 0xc3);
@@ -1587,7 +1659,10 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		emit_helper_call(c, insn);
 		return 1;
 	case BPF_JMP32 | BPF_CALL:
-		emit_subprog_call(c, i, insn);
+		if (c->direct)
+			emit_direct_subprog_call(c, i, insn);
+		else
+			emit_subprog_call(c, i, insn);
 		return 1;
 	case BPF_JMP | BPF_TAIL_CALL:
 		emit_tail_call(c);

@@ -10,6 +10,7 @@
  * calls, helpers, the inlined ARRAY and PERCPU_ARRAY lookups, and the fallback when the
  * knob is off.
  */
+#include <linux/bpf_verifier.h>
 #include <linux/netdevice.h>
 #include <net/xdp.h>
 #include <uxdp/uxdp_bpf.h>
@@ -452,6 +453,22 @@ START_TEST(test_subprog_and_ctx)
 }
 END_TEST
 
+/* @insns as XDP in the direct image (bpf_func is the image): @want on both runtimes */
+static void run_direct(const struct bpf_insn *insns, u32 len, u64 want)
+{
+	struct bpf_prog *prog;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 60);
+	prog = load_jit(insns, len, BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	ck_assert_ptr_eq((void *)prog->bpf_func, prog->aux->jit_direct);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+	bpf_prog_put(prog);
+}
+
 /*
  * A program that can neither abort nor count runs in the direct image
  * (bpf_func is the image): stack, R6..R9 across a helper call that needs
@@ -490,16 +507,116 @@ START_TEST(test_direct_image)
 		BPF_EXIT_INSN(),
 	};
 	const u64 want = 27 + 25 + 21 + 88 + 13 + 3 + 4 + 55;
+	run_direct(insns, ARRAY_SIZE(insns), want);
+}
+END_TEST
+
+/*
+ * bpf-to-bpf calls in the direct image: R6..R9 kept across two levels of
+ * calls, each callee's stack below its caller's (a pointer into the
+ * caller's frame written by the callee), a helper called from a callee
+ * (the aligned rsp), a callee's own EXIT returning into its caller.
+ */
+START_TEST(test_direct_subprog_calls)
+{
+	struct bpf_insn insns[] = {
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 3),
+		BPF_MOV64_IMM(BPF_REG_9, 13),
+		BPF_MOV64_IMM(BPF_REG_8, 11),
+		BPF_MOV64_IMM(BPF_REG_7, 7),
+		BPF_MOV64_IMM(BPF_REG_6, 5),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -8),
+		BPF_CALL_REL(8),				/* sub1(fp - 8) */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_9),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -8),	/* 40, from sub1 */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
+		BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 3),
+		BPF_EXIT_INSN(),
+		/* sub1(p): *p = 40; return sum([fp - 16], 8) + sub2(fp - 16) */
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_MOV64_IMM(BPF_REG_7, 1000),
+		BPF_MOV64_IMM(BPF_REG_8, 2000),
+		BPF_MOV64_IMM(BPF_REG_9, 3000),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -16, 2),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -16),
+		BPF_MOV64_IMM(BPF_REG_2, 8),
+		BPF_CALL_HELPER(28),				/* fake_sum: 2 */
+		BPF_MOV64_REG(BPF_REG_7, BPF_REG_0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, -16),
+		BPF_CALL_REL(5),				/* sub2(fp - 16): 6 */
+		BPF_ST_MEM(BPF_DW, BPF_REG_6, 0, 40),		/* r6 kept across sub2 */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_10, -16),	/* 2, kept */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
+		BPF_EXIT_INSN(),
+		/* sub2(p): [fp - 8] = *p; return [fp - 8] * 3 */
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_1, 0),
+		BPF_STX_MEM(BPF_DW, BPF_REG_10, BPF_REG_2, -8),
+		BPF_MOV64_IMM(BPF_REG_6, 77),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 3),
+		BPF_EXIT_INSN(),
+	};
+	const u64 want = 3 * ((2 + 6 + 2) + 5 + 7 + 11 + 13 + 40);
+	run_direct(insns, ARRAY_SIZE(insns), want);
+}
+END_TEST
+
+/* Leaves @v in the native stack below the caller, where a direct image's frame goes. */
+static noinline void dirty_native_stack(u64 v)
+{
+	volatile u64 junk[256];
+	u32 k;
+
+	for (k = 0; k < ARRAY_SIZE(junk); k++)
+		junk[k] = v;
+}
+
+/*
+ * A program that reads stack it never wrote (vi->zero_stack) still runs
+ * in the direct image and reads zeros there, in the main program's frame
+ * and in a callee's, whatever the native stack held before; 24 bytes of
+ * main frame: the 16-byte stores and the 8-byte tail.
+ */
+START_TEST(test_direct_zero_stack)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -24),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_2, BPF_REG_10, -8),
+		BPF_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_2),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -24, 0x1234),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 0x5678),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -16, 1),
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+		BPF_CALL_REL(3),
+		BPF_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_6),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+		/* sub: [fp - 8] read before it is written */
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_10, -8),
+		BPF_ST_MEM(BPF_DW, BPF_REG_10, -8, 0x9abc),
+		BPF_EXIT_INSN(),
+	};
 	struct bpf_prog *prog;
 	struct test_pkt pkt;
+	u32 r;
 
 	test_pkt_init(&pkt, 60);
 	prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
 	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert(((const struct bpf_verifier_info *)prog->aux->verifier_info)->zero_stack);
 	ck_assert_ptr_nonnull(prog->aux->jit_direct);
-	ck_assert_ptr_eq((void *)prog->bpf_func, prog->aux->jit_direct);
-	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
-	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+	for (r = 0; r < 3; r++) {
+		dirty_native_stack(0xdeadbeefcafeULL + r);
+		ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 1);
+		ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 1);
+	}
 	bpf_prog_put(prog);
 }
 END_TEST
@@ -723,6 +840,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jmp_ops);
 	tcase_add_test(tc, test_div_special);
 	tcase_add_test(tc, test_direct_image);
+	tcase_add_test(tc, test_direct_subprog_calls);
+	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
 	tcase_add_test(tc, test_call_depth);
 	tcase_add_test(tc, test_tail_call_stack);
