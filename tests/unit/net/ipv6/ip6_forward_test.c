@@ -5,10 +5,12 @@
  * resolves the next hop by a neighbour solicitation to its solicited-node
  * group and sends the queued packet after the advertisement (hop limit -
  * 1); each check of ip6_rcv_core() drops with its counter and reason
- * (short header, version, multicast source, payload length beyond the
- * data, bad hop-by-hop options); hop limit 1 -> time exceeded; longer than
- * the MTU -> packet too big with the MTU; a chain of extension headers to
- * the router ends at ICMPv6; malformed neighbour discovery (hop limit,
+ * (short header, version, loopback and multicast scope rules, multicast
+ * source, payload length beyond the data, bad or truncated hop-by-hop
+ * options), a payload length short of the data trims; hop limit 1 -> time
+ * exceeded; longer than the MTU -> packet too big with the MTU; a chain of
+ * extension headers to the router ends at ICMPv6, one that never reaches
+ * an upper layer or runs past the packet is truncated; malformed neighbour discovery (hop limit,
  * code, options) dropped with the kernel's reasons; echo; bpf_fib_lookup
  * for AF_INET6.
  */
@@ -87,7 +89,7 @@ static u64 icmp6stat(int i)
 /*
  * A frame from host A on @dev: Ethernet to @dmac (NULL: the device), IPv6
  * @saddr -> @daddr, next header @nh, hop limit @hlim, then @len bytes of
- * @payload; payload_len from @plen_fix if not 0.
+ * @payload; payload_len from @plen_fix if not 0 (-1: a payload_len of 0).
  */
 static void rx6(struct net_device *dev, const u8 *dmac, const char *saddr, const char *daddr,
 		u8 nh, u8 hlim, const void *payload, unsigned int len, int plen_fix)
@@ -103,13 +105,28 @@ static void rx6(struct net_device *dev, const u8 *dmac, const char *saddr, const
 	eth->h_proto = htons(ETH_P_IPV6);
 	hdr = skb_put_zero(skb, sizeof(*hdr));
 	hdr->version = 6;
-	hdr->payload_len = htons(plen_fix ? plen_fix : len);
+	hdr->payload_len = htons(plen_fix < 0 ? 0 : plen_fix ? plen_fix : len);
 	hdr->nexthdr = nh;
 	hdr->hop_limit = hlim;
 	hdr->saddr = a6(saddr);
 	hdr->daddr = a6(daddr);
 	memcpy(skb_put(skb, len), payload, len);
 	skb->protocol = eth_type_trans(skb, dev);
+	netif_receive_skb(skb);
+}
+
+/* @len bytes of @ip as the IPv6 part of a frame from host A on in0. */
+static void rx_raw(const void *ip, unsigned int len)
+{
+	struct sk_buff *skb = netdev_alloc_skb(NULL, 128 + len);
+	struct ethhdr *eth;
+
+	eth = skb_put(skb, ETH_HLEN);
+	memcpy(eth->h_dest, in->dev_addr, ETH_ALEN);
+	memcpy(eth->h_source, host_a_mac, ETH_ALEN);
+	eth->h_proto = htons(ETH_P_IPV6);
+	memcpy(skb_put(skb, len), ip, len);
+	skb->protocol = eth_type_trans(skb, in);
 	netif_receive_skb(skb);
 }
 
@@ -259,18 +276,11 @@ END_TEST
 START_TEST(test_rcv_core_checks)
 {
 	u8 p[64] = { 0 };
-	struct sk_buff *skb;
-	struct ethhdr *eth;
 
 	/* Shorter than the fixed header. */
-	skb = netdev_alloc_skb(NULL, 128);
-	eth = skb_put(skb, ETH_HLEN);
-	memcpy(eth->h_dest, in->dev_addr, ETH_ALEN);
-	memcpy(eth->h_source, host_a_mac, ETH_ALEN);
-	eth->h_proto = htons(ETH_P_IPV6);
-	memset(skb_put(skb, 20), 0x60, 20);
-	skb->protocol = eth_type_trans(skb, in);
-	netif_receive_skb(skb);
+	memset(p, 0x60, 20);
+	rx_raw(p, 20);
+	memset(p, 0, 20);
 	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), 1);
 	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_IP_INHDR), 1);
 	/* Payload length beyond the data. */
@@ -305,6 +315,87 @@ START_TEST(test_rcv_core_checks)
 }
 END_TEST
 
+/*
+ * ip6_rcv_core()'s other header checks, each with InHdrErrors and its
+ * reason, and a payload length shorter than the data (trimmed, forwarded).
+ */
+START_TEST(test_rcv_core_malformed)
+{
+	static const char *const bad_daddr[] = { "ff01::1", "ff00::1", "::1" };
+	u8 f[40 + 16] = { 0 };
+	struct ipv6hdr *hdr = (struct ipv6hdr *)f;
+	const struct ipv6hdr *fw;
+	u8 p[64] = { 0 };
+	u64 hdrerr;
+
+	resolve_b();
+	hdrerr = ip6stat(IP6STATS_MIB_INHDRERRORS);
+	/* Version 4 in an IPv6 frame: UNHANDLED_PROTO. */
+	hdr->version = 4;
+	hdr->payload_len = htons(16);
+	hdr->nexthdr = NEXTHDR_UDP;
+	hdr->hop_limit = 64;
+	hdr->saddr = a6("2001:2::2");
+	hdr->daddr = a6("2001:2:0:1::2");
+	rx_raw(f, sizeof(f));
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), hdrerr + 1);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_UNHANDLED_PROTO), 1);
+	/* Interface-local and scope-0 multicast, loopback destinations; loopback source. */
+	for (unsigned int i = 0; i < sizeof(bad_daddr) / sizeof(bad_daddr[0]); i++)
+		rx6(in, NULL, "2001:2::2", bad_daddr[i], NEXTHDR_UDP, 64, p, 16, 0);
+	rx6(in, NULL, "::1", "2001:2:0:1::2", NEXTHDR_UDP, 64, p, 16, 0);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), hdrerr + 5);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_IP_INHDR), 4);
+	/* Payload length 0 without hop-by-hop: a 40-byte datagram, forwarded as such. */
+	ck_assert_int_eq(capp(out)->n, 0);
+	rx6(in, NULL, "2001:2::2", "2001:2:0:1::2", NEXTHDR_NONE, 64, p, 16, -1);
+	/* Payload length 8 of 16 bytes: trimmed to 8 and forwarded. */
+	rx6(in, NULL, "2001:2::2", "2001:2:0:1::2", NEXTHDR_UDP, 64, p, 16, 8);
+	ck_assert_int_eq(capp(out)->n, 2);
+	ck_assert_uint_eq(capp(out)->skbs[0]->len, ETH_HLEN + 40);
+	ck_assert_uint_eq(capp(out)->skbs[1]->len, ETH_HLEN + 40 + 8);
+	fw = (const struct ipv6hdr *)(capp(out)->skbs[1]->data + ETH_HLEN);
+	ck_assert_uint_eq(ntohs(fw->payload_len), 8);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), hdrerr + 5);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INTRUNCATEDPKTS), 0);
+}
+END_TEST
+
+/*
+ * Chains of extension headers to the router that never reach an upper
+ * layer: each header moves the walk forward by its own length, so a chain
+ * to the end of the packet (or one whose last length points past it) is a
+ * truncated packet, never a loop; PKT_TOO_SMALL and InHdrErrors.
+ */
+START_TEST(test_exthdr_chain_unterminated)
+{
+	u8 p[8 * 150];
+
+	memset(p, 0, sizeof(p));
+	for (unsigned int off = 0; off < sizeof(p); off += 8) {
+		p[off] = NEXTHDR_DEST;
+		p[off + 2] = 1;	/* PadN 4 */
+		p[off + 3] = 4;
+	}
+	rx6(in, NULL, "2001:2::2", "2001:2::1", NEXTHDR_DEST, 64, p, sizeof(p), 0);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), 1);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_PKT_TOO_SMALL), 1);
+	/* The last header's length runs past the end, then "ICMPv6". */
+	p[8 * 149] = NEXTHDR_ICMP;
+	p[8 * 149 + 1] = 4;
+	rx6(in, NULL, "2001:2::2", "2001:2::1", NEXTHDR_DEST, 64, p, sizeof(p), 0);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), 2);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_PKT_TOO_SMALL), 2);
+	/* Ended by "no next header" after 150 headers: delivered and consumed. */
+	p[8 * 149] = NEXTHDR_NONE;
+	p[8 * 149 + 1] = 0;
+	rx6(in, NULL, "2001:2::2", "2001:2::1", NEXTHDR_DEST, 64, p, sizeof(p), 0);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), 2);
+	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INDELIVERS), 1);
+	ck_assert_int_eq(capp(in)->n, 0);
+}
+END_TEST
+
 START_TEST(test_exthdr_chain_to_us)
 {
 	u8 p[8 * 40 + 8];
@@ -327,6 +418,7 @@ START_TEST(test_exthdr_chain_to_us)
 	/* The chain cut short: dropped, counted, no crash. */
 	rx6(in, NULL, "2001:2::2", "2001:2::1", NEXTHDR_DEST, 64, p, 8 * 20 + 1, 0);
 	ck_assert_uint_eq(ip6stat(IP6STATS_MIB_INHDRERRORS), 1);
+	ck_assert_uint_eq(skb_drop_reason_count(SKB_DROP_REASON_PKT_TOO_SMALL), 1);
 	/* Hop-by-hop not first: unknown next header. */
 	p[0] = NEXTHDR_HOP;
 	rx6(in, NULL, "2001:2::2", "2001:2::1", NEXTHDR_DEST, 64, p, sizeof(p), 0);
@@ -433,6 +525,8 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_hop_limit);
 	tcase_add_test(tc, test_too_big);
 	tcase_add_test(tc, test_rcv_core_checks);
+	tcase_add_test(tc, test_rcv_core_malformed);
+	tcase_add_test(tc, test_exthdr_chain_unterminated);
 	tcase_add_test(tc, test_exthdr_chain_to_us);
 	tcase_add_test(tc, test_ndisc_malformed);
 	tcase_add_test(tc, test_bpf_fib_lookup6);
