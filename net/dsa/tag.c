@@ -6,25 +6,40 @@
  *
  * Kernel: net/dsa/tag.c dsa_tag_driver_get_by_name(), dsa_tag_protocol_to_str()
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <net/dsa.h>
 
 static const struct dsa_device_ops *const dsa_tag_drivers[] = {
-#define __DSA_TAGGER(name) &name##_netdev_ops,
+#define __DSA_TAGGER(stem, proto, value) &stem##_netdev_ops,
 	DSA_TAGGERS(__DSA_TAGGER)
 #undef __DSA_TAGGER
 };
 
 const struct dsa_device_ops *dsa_tag_driver_get_by_name(const char *name)
 {
-	for (size_t i = 0; i < sizeof(dsa_tag_drivers) / sizeof(dsa_tag_drivers[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(dsa_tag_drivers); i++)
 		if (!strcmp(dsa_tag_drivers[i]->name, name))
 			return dsa_tag_drivers[i];
 	return NULL;
 }
 
+static char dsa_tag_names_buf[256];
+static pthread_once_t dsa_tag_names_once = PTHREAD_ONCE_INIT;
+
+static void dsa_tag_names_build(void)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dsa_tag_drivers); i++)
+		n += snprintf(dsa_tag_names_buf + n, sizeof(dsa_tag_names_buf) - n, "%s%s",
+			      i ? ", " : "", dsa_tag_drivers[i]->name);
+}
+
 const char *dsa_tag_names(void)
 {
-	return "sja1105, dsa, edsa, ocelot-8021q";
+	pthread_once(&dsa_tag_names_once, dsa_tag_names_build);
+	return dsa_tag_names_buf;
 }
