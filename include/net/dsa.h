@@ -43,7 +43,8 @@ struct bpf_prog;
 	FN(sja1105, SJA1105, 13)		\
 	FN(dsa, DSA, 3)				\
 	FN(edsa, EDSA, 4)			\
-	FN(ocelot_8021q, OCELOT_8021Q, 20)
+	FN(ocelot_8021q, OCELOT_8021Q, 20)	\
+	/* one line per tagger, each ending in a backslash */
 
 #define __DSA_TAG_PROTO(stem, proto, value)	DSA_TAG_PROTO_##proto = value,
 enum dsa_tag_protocol {

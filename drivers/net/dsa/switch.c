@@ -469,7 +469,7 @@ bad:
 const struct rtnl_link_ops dsa_switch_link_ops = {
 	.kind = "dsa-switch",
 	.priv_size = sizeof(struct dsa_switch),
-	.usage = "ports N tag sja1105|dsa|edsa|ocelot-8021q [conduit NAME] [mac MAC] [index ID] [user PREFIX]",
+	.usage = "ports N tag PROTO [conduit NAME] [mac MAC] [index ID] [user PREFIX]",
 	.setup = dsa_switch_setup,
 	.newlink = dsa_switch_newlink,
 	.dellink = dsa_switch_dellink,
