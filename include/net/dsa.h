@@ -44,6 +44,7 @@ struct bpf_prog;
 	FN(dsa, DSA, 3)				\
 	FN(edsa, EDSA, 4)			\
 	FN(ocelot_8021q, OCELOT_8021Q, 20)	\
+	FN(trailer, TRAILER, 11)		\
 	/* one line per tagger, each ending in a backslash */
 
 #define __DSA_TAG_PROTO(stem, proto, value)	DSA_TAG_PROTO_##proto = value,
