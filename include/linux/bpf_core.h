@@ -17,7 +17,7 @@ struct btf;
 
 /*
  * The .BTF.ext header (tools/lib/bpf/libbpf_internal.h struct
- * btf_ext_header): CO-RE records (object.c) and line_info (line_info.c)
+ * btf_ext_header): CO-RE records (tools/lib/bpf/object.c) and line_info (line_info.c)
  * sit at the offsets it gives, counted from its end (hdr_len).
  */
 struct btf_ext_hdr {

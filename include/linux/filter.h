@@ -33,10 +33,11 @@ void bpf_prog_free(struct bpf_prog *fp);
  * hands them to the kernel after relocation (ld_imm64 BPF_PSEUDO_MAP_FD /
  * BPF_PSEUDO_MAP_VALUE carry map ids), resolves maps (taking references,
  * kept in aux->used_maps) and helpers, rewrites struct xdp_md accesses,
- * marks unproven memory accesses for run-time checks and selects the
- * runtime. Program types: BPF_PROG_TYPE_XDP, and BPF_PROG_TYPE_UNSPEC as a
- * raw test program (r1 = memory, r2 = its length; accesses through r1 are
- * checked against that memory, see bpf_prog_run_raw()).
+ * marks unproven memory accesses for run-time checks. It does not choose
+ * how the program runs: bpf_prog_load() does, after it. Program types:
+ * BPF_PROG_TYPE_XDP, and BPF_PROG_TYPE_UNSPEC as a raw test program (r1 =
+ * memory, r2 = its length; accesses through r1 are checked against that
+ * memory, see bpf_prog_run_raw()).
  * @log: if not NULL, receives "insn N: reason" lines (NUL-terminated,
  * truncated to @log_size).
  * Return: 0, or -EINVAL (malformed), -EACCES (unsafe access, pointer leak,
@@ -45,8 +46,21 @@ void bpf_prog_free(struct bpf_prog *fp);
 int bpf_check(struct bpf_prog **prog, char *log, u32 log_size);
 
 /*
+ * bpf_prog_load() - the one way a program becomes runnable: bpf_check(),
+ * then bpf_prog_select_runtime() (interpreter or JIT), in the order of the
+ * kernel's BPF_PROG_LOAD (kernel/bpf/syscall.c). Used by the object loader,
+ * the PTP classifier, the tests and the benchmarks. The caller allocates
+ * an id (bpf_prog_alloc_id()) if user space is to see the program, and on
+ * failure still owns *@prog (bpf_prog_put()). Return: as bpf_check(), or
+ * -ENOMEM from the runtime.
+ */
+int bpf_prog_load(struct bpf_prog **prog, char *log, u32 log_size);
+
+/*
  * Point prog->bpf_func at the interpreter and build its decoded copy of the
- * instructions (kernel/bpf/core.c). Called by bpf_check(). Return: 0 or
+ * instructions (kernel/bpf/core.c); JIT-compile it where
+ * net.core.bpf_jit_enable says so. Called by bpf_prog_load(), and again to rebuild the runtime of
+ * a loaded program (coverage, benchmarks). Return: 0 or
  * -ENOMEM.
  */
 int bpf_prog_select_runtime(struct bpf_prog *prog);

@@ -32,13 +32,27 @@ struct bpf_prog;
 #define EDSA_HLEN		8
 #define VLAN_PRIO_SHIFT		13
 
+/*
+ * The taggers, one line each: FN(stem, PROTO, value) for the tagger
+ * net/dsa/tag_<stem>.c defines as <stem>_netdev_ops, its protocol
+ * DSA_TAG_PROTO_<PROTO> and the kernel's DSA_TAG_PROTO_<PROTO>_VALUE. The
+ * protocol enum, the registry (net/dsa/tag.c), the names in messages and
+ * the CLI's `tag NAME` all come from this list.
+ */
+#define DSA_TAGGERS(FN)				\
+	FN(sja1105, SJA1105, 13)		\
+	FN(dsa, DSA, 3)				\
+	FN(edsa, EDSA, 4)			\
+	FN(ocelot_8021q, OCELOT_8021Q, 20)	\
+	FN(trailer, TRAILER, 11)		\
+	/* one line per tagger, each ending in a backslash */
+
+#define __DSA_TAG_PROTO(stem, proto, value)	DSA_TAG_PROTO_##proto = value,
 enum dsa_tag_protocol {
 	DSA_TAG_PROTO_NONE = 0,
-	DSA_TAG_PROTO_DSA,
-	DSA_TAG_PROTO_EDSA,
-	DSA_TAG_PROTO_SJA1105,
-	DSA_TAG_PROTO_OCELOT_8021Q,
+	DSA_TAGGERS(__DSA_TAG_PROTO)
 };
+#undef __DSA_TAG_PROTO
 
 /* Why a tagger or the switch model dropped a frame (counted per switch). */
 #define DSA_DROP_REASONS(FN)						\
@@ -81,19 +95,15 @@ struct dsa_device_ops {
 	int (*hw_untag)(struct sk_buff *skb, int *sw, int *port);
 };
 
-#define DSA_TAGGERS(FN)		\
-	FN(sja1105)		\
-	FN(dsa)			\
-	FN(edsa)		\
-	FN(ocelot_8021q)
-
-#define __DSA_TAGGER_DECLARE(name)	extern const struct dsa_device_ops name##_netdev_ops;
+#define __DSA_TAGGER_DECLARE(stem, proto, value)	\
+	extern const struct dsa_device_ops stem##_netdev_ops;
 DSA_TAGGERS(__DSA_TAGGER_DECLARE)
 #undef __DSA_TAGGER_DECLARE
 
-/* net/dsa/tag.c: by name ("sja1105", "dsa", "edsa", "ocelot-8021q"). */
+/* net/dsa/tag.c: by name (the ops' .name: "sja1105", "ocelot-8021q", ...). */
 const struct dsa_device_ops *dsa_tag_driver_get_by_name(const char *name);
-/* The names, comma separated, for messages; as a NULL-terminated list. */
+/* The names in DSA_TAGGERS() order: comma separated for messages, or as a
+ * NULL-terminated list. */
 const char *dsa_tag_names(void);
 const char *const *dsa_tag_name_list(void);
 

@@ -180,7 +180,7 @@ UXDP_API size_t uxdp_bpf_trace_pipe_read(char *buf, size_t size);
 /** uxdp_bpf_trace_pipe_dropped() - messages lost to a full trace buffer */
 UXDP_API uint64_t uxdp_bpf_trace_pipe_dropped(void);
 
-/* ---- objects and programs (kernel/bpf/object.c, net/bpf/test_run.c) ---- */
+/* ---- objects and programs (tools/lib/bpf/object.c, net/bpf/test_run.c) */
 
 struct uxdp_bpf_object;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The types uxdp models, as BTF: the CO-RE target when the running kernel
- * has no /sys/kernel/btf/vmlinux (kernel/bpf/object.c). Built with
+ * has no /sys/kernel/btf/vmlinux (tools/lib/bpf/object.c). Built with
  * clang -g -target bpf; the .BTF section of the object is embedded in
  * libuxdp and written next to it as core_btf.btf (for `btf FILE`).
  *

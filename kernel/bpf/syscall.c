@@ -5,8 +5,9 @@
  * (BPF_MAP_CREATE) and element operations from user space
  * (BPF_MAP_{LOOKUP,UPDATE,DELETE}_ELEM, GET_NEXT_KEY, FREEZE) with the
  * kernel's checks, in the kernel's order, and its error codes; map
- * reference counting; and the public uxdp_bpf_map_*() calls, one per bpf
- * command.
+ * reference counting; the one program-load entry point (bpf_prog_load():
+ * check, then choose the runtime); and the public uxdp_bpf_map_*() calls,
+ * one per bpf command.
  *
  * Lifetime: a map has references (refcnt: the creator's id, programs using
  * it, outer maps holding it) and user references (usercnt: the creator's id,
@@ -16,12 +17,15 @@
  *
  * Kernel: kernel/bpf/syscall.c map_create(), map_lookup_elem(),
  *         map_update_elem(), map_delete_elem(), map_get_next_key(),
- *         map_freeze(), bpf_map_put(), bpf_obj_name_cpy(), bpf_map_get_info_by_fd()
+ *         map_freeze(), bpf_map_put(), bpf_obj_name_cpy(), bpf_map_get_info_by_fd(),
+ *         bpf_prog_load()
  * Differs: ids are small integers from a table, not fds, and an id keeps
  *          naming its map until the map is freed; closing the creator's id is
  *          uxdp_bpf_map_close(). Only the object loader gives a map BTF
  *          (map_check_btf()); BPF_F_LOCK is -EINVAL, as the kernel's, for a
- *          map without a bpf_spin_lock in its value.
+ *          map without a bpf_spin_lock in its value. bpf_prog_load() takes a
+ *          filled-in program rather than a union bpf_attr and leaves the id
+ *          (the kernel's fd) to callers that publish the program.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,6 +37,7 @@
 
 #include <linux/bpf.h>
 #include <linux/bug.h>
+#include <linux/filter.h>
 #include <linux/smp.h>
 #include <uxdp/uxdp_bpf.h>
 
@@ -145,6 +150,15 @@ void bpf_prog_free_id(struct bpf_prog *prog)
 		prog_idr[id] = NULL;
 	prog->aux->id = 0;
 	pthread_mutex_unlock(&bpf_idr_lock);
+}
+
+/* ---- BPF_PROG_LOAD ---------------------------------------------------- */
+
+int bpf_prog_load(struct bpf_prog **progp, char *log, u32 log_size)
+{
+	int err = bpf_check(progp, log, log_size);
+
+	return err ?: bpf_prog_select_runtime(*progp);
 }
 
 /* ---- map references --------------------------------------------------- */

@@ -27,6 +27,9 @@
  *    chain checked; with the hardened runtime every access also gets the
  *    run-time check of the memory region recorded here.
  *
+ * The checker stops there: which runtime runs the program (interpreter or
+ * JIT) is bpf_prog_select_runtime()'s choice, made by bpf_prog_load().
+ *
  * The loader is treated as privileged (CAP_BPF + CAP_PERFMON), as root is
  * in the kernel: pointers may be stored to maps and compared, stack may be
  * read before it is written (uxdp zeroes it then, so nothing of the host
@@ -3670,8 +3673,6 @@ int bpf_check(struct bpf_prog **progp, char *log, u32 log_size)
 	*progp = prog = env->prog;	/* the bpf_loop rewrite may move it */
 	if (!err)
 		err = bpf_do_fixups(env);
-	if (!err)
-		err = bpf_prog_select_runtime(prog);
 	free_states(env);
 	free_insn_hist(env);
 	free(env->aux);

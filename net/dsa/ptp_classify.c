@@ -233,7 +233,7 @@ int ptp_classifier_init(void)
 	}
 	prog->type = BPF_PROG_TYPE_UNSPEC;
 	bpf_convert_filter_ptp(ptp_filter, len, prog->insnsi);
-	err = bpf_check(&prog, log, sizeof(log));
+	err = bpf_prog_load(&prog, log, sizeof(log));
 	if (err) {
 		pr_warn("ptp_classify: converted program refused: %s\n", log);
 		bpf_prog_free(prog);

@@ -2,7 +2,7 @@
 /*
  * Runner for eBPF .data test files (ubpf / bpf_conformance format): each
  * file is assembled (tests/bpf/asm.c) or taken from `-- raw`, loaded with
- * bpf_check() and run by the interpreter; the outcome must be what the
+ * bpf_prog_load() and run by the interpreter; the outcome must be what the
  * file says.
  *
  *   -- asm      program text                 -- raw     bytes or 64-bit words
@@ -326,7 +326,7 @@ static void run_file(const char *path, struct data_file *df, struct run_result *
 		prog->expected_attach_type = BPF_XDP_DEVMAP;
 	if (!xdp)
 		prog->aux->func_proto = raw_func_proto;
-	err = bpf_check(&prog, res->msg, sizeof(res->msg));
+	err = bpf_prog_load(&prog, res->msg, sizeof(res->msg));
 	if (err) {
 		res->out = OUT_REFUSED_CHECK;
 		bpf_prog_put(prog);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz target: the load-time checker and the interpreter. The input is an
- * instruction stream with a small header; whatever bpf_check() accepts is
- * run (as XDP through BPF_PROG_TEST_RUN's frame layout, or as a raw
+ * instruction stream with a small header; whatever bpf_prog_load() accepts
+ * is run (as XDP through BPF_PROG_TEST_RUN's frame layout, or as a raw
  * program over a buffer of exactly the given length) and must finish
  * without touching memory it does not own (ASan) and without hanging (the
  * interpreter's instruction budget bounds every run).
@@ -598,17 +598,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hard->type = prog->type;
 	hard->aux->hardened = true;
 	hard->aux->func_info_cnt = 1;
-	err = bpf_check(&prog, log_buf, sizeof(log_buf));
+	err = bpf_prog_load(&prog, log_buf, sizeof(log_buf));
 	if (err) {
 		fuzz_assert(err == -EINVAL || err == -EACCES || err == -E2BIG ||
 			    err == -ENOMEM || err == -ENOTSUPP || err == -EFAULT ||
 			    err == -EPERM || err == -ENOENT || err == -EBADF,
-			    "bpf_check: unexpected error %d (%s)", err, log_buf);
+			    "bpf_prog_load: unexpected error %d (%s)", err, log_buf);
 		bpf_prog_put(prog);
 		bpf_prog_put(hard);
 		return 0;
 	}
-	err = bpf_check(&hard, log_buf, sizeof(log_buf));
+	err = bpf_prog_load(&hard, log_buf, sizeof(log_buf));
 	if (err == -ENOMEM) {
 		bpf_prog_put(prog);
 		bpf_prog_put(hard);

@@ -32,7 +32,7 @@
 #define FZ_MAX_FRAME	9000
 
 static const struct dsa_device_ops *const taggers[] = {
-#define __TAGGER(name) &name##_netdev_ops,
+#define __TAGGER(stem, proto, value) &stem##_netdev_ops,
 	DSA_TAGGERS(__TAGGER)
 #undef __TAGGER
 };

@@ -14,7 +14,7 @@
  *              refuses: the programs after it are UNKNOWN.
  *   NAME.data  a conformance-format case (-- asm / -- raw, tests/bpf/asm.c
  *              assembles), loaded as BPF_PROG_TYPE_XDP in both (the
- *              kernel: bpf_prog_load(); uxdp: bpf_check()). Cases that
+ *              kernel: bpf_prog_load(); uxdp: bpf_prog_load()). Cases that
  *              treat r1 as raw memory (a -- mem section, or r1 as the base
  *              of a memory access, outside "-- options xdp") are put in
  *              the group GROUP/r1-mem: as XDP programs r1 is the ctx, so
@@ -23,7 +23,7 @@
  *              program's bytecode as the kernel received it (after libbpf
  *              relocation, map fds in ld_imm64), around every conditional
  *              jump (see mutate_prog()); the kernel judges each through
- *              bpf_prog_load(), uxdp through bpf_check() with the same
+ *              bpf_prog_load(), uxdp through bpf_prog_load() with the same
  *              maps recreated in uxdp.
  *
  * Messages: the kernel's is the first line of the last block of non-trace

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * verdict_diff's internal half: the assembler, bpf_check() on raw
+ * verdict_diff's internal half: the assembler, bpf_prog_load() of raw
  * instructions, kfunc ids and map BTF (see verdict_uxdp.h).
  *
- * Kernel: kernel/bpf/syscall.c bpf_prog_load() (the part that hands the
- *	   instructions to bpf_check())
+ * Kernel: kernel/bpf/syscall.c bpf_prog_load()
  */
 #include <errno.h>
 #include <string.h>
@@ -38,7 +37,7 @@ int vu_check_raw(const struct bpf_insn *insns, unsigned int cnt,
 	prog->type = BPF_PROG_TYPE_XDP;
 	prog->expected_attach_type = expected_attach_type;
 	prog->aux->xdp_has_frags = frags;
-	err = bpf_check(&prog, log, (u32)log_size);
+	err = bpf_prog_load(&prog, log, (u32)log_size);
 	bpf_prog_put(prog);
 	return err;
 }

@@ -17,8 +17,8 @@ int vu_assemble(const char *src, struct bpf_insn *out, unsigned int max, char *e
 		size_t errlen);
 
 /*
- * vu_check_raw() - load @cnt slots as BPF_PROG_TYPE_XDP through bpf_check()
- * (ld_imm64 map references carry uxdp map ids), as BPF_PROG_LOAD would.
+ * vu_check_raw() - load @cnt slots as BPF_PROG_TYPE_XDP through
+ * bpf_prog_load() (ld_imm64 map references carry uxdp map ids), as BPF_PROG_LOAD would.
  * Return: 0 (accepted) or -errno, the checker's log in @log.
  */
 int vu_check_raw(const struct bpf_insn *insns, unsigned int cnt,

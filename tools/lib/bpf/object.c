@@ -21,7 +21,7 @@
  *   3. appends every static subprogram it calls (or takes the address of,
  *      BPF_PSEUDO_FUNC) after the main program and fixes the relative imm,
  *      as bpf_object__reloc_code() does,
- *   4. hands the result to bpf_check().
+ *   4. hands the result to bpf_prog_load().
  * Declarative initial values of PROG_ARRAY and *_OF_MAPS slots (relocations
  * in .rel.maps, libbpf's init_slots) are applied after all programs load.
  *
@@ -1343,7 +1343,7 @@ static int object_load_prog(struct uxdp_bpf_object *obj, struct obj_prog *op)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = bpf_check(&prog, log, 8192);
+	err = bpf_prog_load(&prog, log, 8192);
 	if (err) {
 		object_check_failed(obj, &ls, err, log);
 		goto out;

@@ -153,7 +153,7 @@ static inline struct bpf_prog *load_prog(const struct bpf_insn *insns, u32 len,
 	prog->type = type;
 	prog->aux->func_proto = fake_func_proto;
 	prog->aux->func_info_cnt = 1;	/* as if loaded with BTF (callbacks) */
-	err = bpf_check(&prog, log, log_size);
+	err = bpf_prog_load(&prog, log, log_size);
 	if (errp)
 		*errp = err;
 	if (err) {

@@ -2,7 +2,8 @@
 /*
  * DSA: taggers byte-exact against the kernel's taggers (sja1105 TPID 0xDADB
  * with the current tag_8021q VID layout, ocelot-8021q 0x8100, Marvell DSA
- * and EDSA incl. the 802.1Q in-place rewrite with CFI moved), encode /
+ * and EDSA incl. the 802.1Q in-place rewrite with CFI moved, the trailer
+ * tagger's tail tag and ETH_ZLEN pad), encode /
  * decode round trips through the switch chip's side, malformed tags
  * dropped with their reason, the PTP classifier (classic BPF converted to
  * eBPF) on each PTP encapsulation, dsa_user_xmit's order (tx stats before
@@ -321,6 +322,79 @@ START_TEST(test_malformed_dsa)
 }
 END_TEST
 
+/*
+ * trailer: the tag is the frame's last 4 bytes (0x80, egress port mask,
+ * 0x10, 0x00 toward the switch; 0x80, source port, 0x00, 0x00 from it), a
+ * short frame is padded to ETH_ZLEN by dsa_user_xmit() before it.
+ */
+START_TEST(test_trailer)
+{
+	static const u8 rx3[] = { 0x00, 0x04, 0x9f, 0x06, 0x00, 0x0a, 0x00, 0x1f, 0x7b, 0x63, 0x01,
+				  0xd4, 0x08, 0x00, 0x11 };
+	u8 f[64] = { 0x00, 0x1f, 0x7b, 0x63, 0x01, 0xd4, 0x00, 0x04, 0x9f, 0x06, 0x00, 0x09,
+		     0x08, 0x00 };
+	struct net_device *swp1, *swp2;
+	struct cap_priv *p;
+	struct sk_buff *skb;
+	int sw, port;
+
+	sw_new("trailer");
+	swp1 = dev_get_by_name("swp1");
+	ck_assert_uint_eq(swp1->needed_tailroom, 4);
+	ck_assert_uint_eq(swp1->needed_headroom, 0);
+	ck_assert_uint_eq(dev_get_by_name("eth9")->mtu, 1504);
+
+	skb = frame(0x0800, 46);
+	skb = dsa_user_to_port(swp1)->cpu_dp->tag_ops->xmit(skb, swp1);
+	ck_assert_uint_eq(skb->len, 64);
+	ck_assert(!memcmp(skb->data + 60, "\x80\x02\x10\x00", 4));
+	ck_assert_int_eq(dsa_user_to_port(swp1)->ds->tag_ops->hw_untag(skb, &sw, &port), 0);
+	ck_assert_int_eq(port, 1);
+	ck_assert_uint_eq(skb->len, 60);
+	kfree_skb(skb);
+	check_rcv(3, rx3, sizeof(rx3));
+
+	/* dsa_user_xmit(): 14 + 10 bytes padded to 60, then the trailer. */
+	swp2 = dev_get_by_name("swp2");
+	skb = frame(0x0800, 10);
+	skb->dev = swp2;
+	dev_queue_xmit(skb);
+	p = netdev_priv(cap);
+	ck_assert_int_eq(p->n, 1);
+	ck_assert_uint_eq(p->skbs[0]->len, 60);	/* the chip stripped the trailer */
+	ck_assert_int_eq(p->skbs[0]->data[14 + 9], 0x11 + 9);
+	ck_assert_int_eq(p->skbs[0]->data[14 + 10], 0);
+
+	/* Malformed: the trailer is the last 4 of the frame. */
+	memcpy(f + 60, "\x80\x03\x00\x00", 4);
+	ck_assert(rcv_raw(f, 64));
+	f[62] = 0x10;				/* bit 4 of byte 2 is allowed */
+	ck_assert(rcv_raw(f, 64));
+	f[60] = 0x81;
+	ck_assert(!rcv_raw(f, 64));
+	f[60] = 0x80;
+	f[61] = 0x0b;				/* bit 3: not a port number */
+	ck_assert(!rcv_raw(f, 64));
+	f[61] = 0x03;
+	f[63] = 0x01;
+	ck_assert(!rcv_raw(f, 64));
+	ck_assert_uint_eq(sw_stat("drop_BAD_TAG"), 3);
+	f[63] = 0x00;
+	f[61] = 0x05;				/* port 5 of 4 */
+	ck_assert(!rcv_raw(f, 64));
+	ck_assert_uint_eq(sw_stat("drop_BAD_PORT"), 1);
+	ck_assert(!rcv_raw(f, 17));		/* 3 bytes after the header */
+	ck_assert_uint_eq(sw_stat("drop_SHORT"), 1);
+
+	/* The chip: a frame from the CPU names exactly one port. */
+	skb = frame(0x0800, 46);
+	memcpy(skb_put(skb, 4), "\x80\x06\x10\x00", 4);
+	ck_assert_int_eq(dsa_user_to_port(swp1)->ds->tag_ops->hw_untag(skb, &sw, &port),
+			 -DSA_DROP_BAD_TAG);
+	kfree_skb(skb);
+}
+END_TEST
+
 /* Ethernet + [VLAN] + IPv4/IPv6 + UDP to @dport + PTP header (type @msg, version 2). */
 static struct sk_buff *ptp_frame(int vlan, int v6, u16 dport, u8 msg)
 {
@@ -568,6 +642,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_marvell_edsa);
 	tcase_add_test(tc, test_malformed_8021q);
 	tcase_add_test(tc, test_malformed_dsa);
+	tcase_add_test(tc, test_trailer);
 	tcase_add_test(tc, test_ptp_classify);
 	tcase_add_test(tc, test_user_xmit_order);
 	tcase_add_test(tc, test_forward_through_dsa);

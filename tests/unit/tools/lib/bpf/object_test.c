@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kernel/bpf/object.c and net/bpf/test_run.c: loading the example objects
+ * tools/lib/bpf/object.c and net/bpf/test_run.c: loading the example objects
  * (maps, global data, subprogram linking, declarative slots, XDP sections,
  * custom sections, mixed objects, CO-RE against uxdp's built-in BTF),
  * refusing unsupported features by program and instruction, surviving
@@ -803,7 +803,7 @@ END_TEST
 
 Suite *uxdp_test_suite(void)
 {
-	Suite *s = suite_create("kernel/bpf/object");
+	Suite *s = suite_create("tools/lib/bpf/object");
 	TCase *tc = tcase_create("object");
 
 	tcase_set_timeout(tc, 60);
