@@ -200,6 +200,8 @@ static int link_help(int argc, char **argv)
 {
 	const char *const *k;
 
+	script_help(stdout, "link");
+	printf("Kinds:\n");
 	for (k = uxdp_link_kinds(); *k; k++) {
 		const char *usage = uxdp_link_kind_usage(*k);
 
