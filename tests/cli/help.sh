@@ -11,12 +11,7 @@ set -u
 UXDP=$1
 COMPLETION=$2
 MANDIR=$3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-check() {	# check NAME CONDITION-EXIT-STATUS
-	if [ "$2" -eq 0 ]; then echo "ok - $1"; else echo "not ok - $1"; fail=1; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # The objects and prog verbs, as `uxdp help` and `uxdp prog help` list them.
 objects=$("$UXDP" help | sed -n 's/^  uxdp \([a-z]*\).*/\1/p')

@@ -4,6 +4,7 @@
  * grammar. Each object lives in its own file with one command table; help
  * is printed from the tables, so usage text cannot drift from the code.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -61,6 +62,54 @@ void p_err(const char *fmt, ...)
 		fputc('\n', stderr);
 	}
 	va_end(ap);
+}
+
+/* Digits of one hex word: "0a000001", "0x0a000001", "0a 00 00 01" (quoted); -1 if not hex. */
+static int hex_word_digits(const char *s)
+{
+	int n = 0;
+
+	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+		s += 2;
+	for (; *s; s++) {
+		if (*s == ' ' || *s == ':')
+			continue;
+		if (!isxdigit((unsigned char)*s))
+			return -1;
+		n++;
+	}
+	return n && !(n % 2) ? n : -1;
+}
+
+int parse_hex_words(int argc, char **argv, int *i, unsigned char *out, size_t max)
+{
+	size_t n = 0;
+
+	if (*i < argc && !strcmp(argv[*i], "hex"))
+		(*i)++;
+	for (; *i < argc && hex_word_digits(argv[*i]) > 0; (*i)++) {
+		const char *s = argv[*i];
+		int hi = -1;
+
+		if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+			s += 2;
+		for (; *s; s++) {
+			int v;
+
+			if (*s == ' ' || *s == ':')
+				continue;
+			v = isdigit((unsigned char)*s) ? *s - '0' : tolower((unsigned char)*s) - 'a' + 10;
+			if (hi < 0) {
+				hi = v;
+				continue;
+			}
+			if (n == max)
+				return -1;
+			out[n++] = (unsigned char)(hi << 4 | v);
+			hi = -1;
+		}
+	}
+	return n ? (int)n : -1;
 }
 
 static void print_usage(FILE *f, const struct cmd *cmds, const char *object)
