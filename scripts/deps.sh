@@ -21,6 +21,8 @@ PACKAGES=(
 	libxml2-utils                                  # xmllint: lab report SVGs are checked by parsing
 	python3-pytest python3-scapy                   # the Python package's test suite (python/tests)
 	lcov                                           # genhtml renders the coverage tracefiles in tests
+	libedit-dev                                    # line editing and history in uxdp shell
+	python3-docutils                               # rst2man: the man pages from Documentation/man
 )
 
 missing=()

@@ -359,7 +359,7 @@ static int expect_map(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "key"))
 		return usage();
-	klen = script_parse_hex(argc, argv, &i, key, sizeof(key));
+	klen = parse_hex_words(argc, argv, &i, key, sizeof(key));
 	if (klen != (int)m.key_size) {
 		script_err("map '%s': key is not %u bytes of hex", m.name, m.key_size);
 		return EXIT_USAGE;
@@ -379,7 +379,7 @@ static int expect_map(int argc, char **argv)
 		int wlen;
 
 		i++;
-		wlen = script_parse_hex(argc, argv, &i, want, sizeof(want));
+		wlen = parse_hex_words(argc, argv, &i, want, sizeof(want));
 		if (wlen != (int)m.value_size || i != argc) {
 			script_err("map '%s': value is not %u bytes of hex", m.name, m.value_size);
 			goto out;

@@ -3,12 +3,15 @@
  * Script commands of the link object, ip-link syntax:
  *
  *   link add NAME type KIND [ARGS...]     veth: peer name PEER; gen, sink: see `help`
- *   link set dev NAME xdp obj FILE [sec SECTION | name PROG] | xdp off
- *   link set dev NAME xdpgeneric obj FILE [sec SECTION | name PROG] | xdpgeneric off
- *   link set dev NAME xdpgeneric_linearize 0|1
- *   link set dev NAME up | down | mtu N | KNOB VALUE   (veth: xdp_batch N)
- *   link del dev NAME
- *   link show [dev NAME]
+ *   link set [dev] NAME xdp obj FILE [sec SECTION | name PROG] [-force] | xdp off
+ *   link set [dev] NAME xdpgeneric obj FILE [sec SECTION | name PROG] [-force] | xdpgeneric off
+ *   link set [dev] NAME xdpgeneric_linearize 0|1
+ *   link set [dev] NAME up | down | mtu N | KNOB VALUE   (veth: xdp_batch N)
+ *   link del [dev] NAME
+ *   link show [[dev] NAME]
+ *
+ * A second program in the same mode is refused unless -force is given, as
+ * iproute2 refuses it (it passes XDP_FLAGS_UPDATE_IF_NOEXIST without -force).
  *
  * The kinds and their arguments come from the library (uxdp_link_kinds(),
  * uxdp_link_kind_usage()); a kind's own arguments are parsed by its driver.
@@ -41,6 +44,33 @@ static int link_add(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * ip-link's `[dev] NAME`: the device word of set, del and show, "dev"
+ * optional as iproute2 has it. Consumes it from @argc/@argv; NULL if none.
+ */
+static const char *link_dev_arg(int *argc, char ***argv)
+{
+	const char *dev;
+	int n = *argc && !strcmp((*argv)[0], "dev") ? 2 : 1;
+
+	if (*argc < n)
+		return NULL;
+	dev = (*argv)[n - 1];
+	*argc -= n;
+	*argv += n;
+	return dev;
+}
+
+/* A program on @dev in that mode already: refused without -force (iproute2, XDP_FLAGS_UPDATE_IF_NOEXIST). */
+static bool link_xdp_attached(const char *dev, bool generic)
+{
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+
+	if (uxdp_link_get_info(uxdp_link_ifindex(dev), &li))
+		return false;
+	return generic ? li.xdpgeneric_prog_id : li.xdp_prog_id;
+}
+
 static int link_set_xdp(const char *dev, int argc, char **argv, bool generic)
 {
 	int (*set)(const char *, uint32_t, char *, size_t) =
@@ -48,12 +78,20 @@ static int link_set_xdp(const char *dev, int argc, char **argv, bool generic)
 	const char *obj_path = NULL, *sec = NULL, *name = NULL;
 	struct uxdp_bpf_object *obj;
 	char err[512] = "";
+	bool force = false;
 	int id, ret;
 
 	if (argc == 1 && !strcmp(argv[0], "off")) {
 		ret = set(dev, 0, err, sizeof(err));
 		goto out;
 	}
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "-force") || !strcmp(argv[i], "force")) {
+			force = true;
+			memmove(argv + i, argv + i + 1, (argc - i - 1) * sizeof(*argv));
+			argc--;
+			i--;
+		}
 	for (int i = 0; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "obj"))
 			obj_path = argv[i + 1];
@@ -62,13 +100,18 @@ static int link_set_xdp(const char *dev, int argc, char **argv, bool generic)
 		else if (!strcmp(argv[i], "name"))
 			name = argv[i + 1];
 		else {
-			script_err("unknown xdp argument '%s' (obj FILE [sec SECTION | name PROG] | off)",
+			script_err("unknown xdp argument '%s' (obj FILE [sec SECTION | name PROG] [-force] | off)",
 				   argv[i]);
 			return EXIT_USAGE;
 		}
 	}
 	if (!obj_path || argc % 2) {
-		script_err("usage: link set dev NAME xdp obj FILE [sec SECTION | name PROG] | xdp off");
+		script_err("usage: link set dev NAME xdp obj FILE [sec SECTION | name PROG] [-force] | xdp off");
+		return EXIT_USAGE;
+	}
+	if (!force && link_xdp_attached(dev, generic)) {
+		script_err("%s: XDP program already attached (%s); -force replaces it", dev,
+			   generic ? "xdpgeneric" : "xdp");
 		return EXIT_USAGE;
 	}
 	obj = script_object_get(obj_path, err, sizeof(err));
@@ -107,17 +150,15 @@ static int link_set(int argc, char **argv)
 	const char *dev;
 	int ret;
 
-	if (argc < 3 || strcmp(argv[0], "dev")) {
-		script_err("usage: link set dev NAME { xdp ... | up | down | mtu N | KNOB VALUE }");
+	dev = link_dev_arg(&argc, &argv);
+	if (!dev || !argc) {
+		script_err("usage: link set [dev] NAME { xdp ... | up | down | mtu N | KNOB VALUE }");
 		return EXIT_USAGE;
 	}
-	dev = argv[1];
 	if (uxdp_link_ifindex(dev) < 0) {
 		script_err("device '%s' does not exist", dev);
 		return EXIT_USAGE;
 	}
-	argc -= 2;
-	argv += 2;
 	if (!strcmp(argv[0], "xdp") || !strcmp(argv[0], "xdpdrv"))
 		return link_set_xdp(dev, argc - 1, argv + 1, false);
 	if (!strcmp(argv[0], "xdpgeneric"))
@@ -142,10 +183,10 @@ static int link_set(int argc, char **argv)
 
 static int link_del(int argc, char **argv)
 {
-	const char *dev = argc == 2 && !strcmp(argv[0], "dev") ? argv[1] : argc == 1 ? argv[0] : NULL;
+	const char *dev = link_dev_arg(&argc, &argv);
 
-	if (!dev) {
-		script_err("usage: link del dev NAME");
+	if (!dev || argc) {
+		script_err("usage: link del [dev] NAME");
 		return EXIT_USAGE;
 	}
 	if (uxdp_link_del(dev)) {
@@ -159,15 +200,18 @@ static int link_show(int argc, char **argv)
 {
 	int only = 0;
 
-	if (argc == 2 && !strcmp(argv[0], "dev")) {
-		only = uxdp_link_ifindex(argv[1]);
-		if (only < 0) {
-			script_err("device '%s' does not exist", argv[1]);
+	if (argc) {
+		const char *dev = link_dev_arg(&argc, &argv);
+
+		if (!dev || argc) {
+			script_err("usage: link show [[dev] NAME]");
 			return EXIT_USAGE;
 		}
-	} else if (argc) {
-		script_err("usage: link show [dev NAME]");
-		return EXIT_USAGE;
+		only = uxdp_link_ifindex(dev);
+		if (only < 0) {
+			script_err("device '%s' does not exist", dev);
+			return EXIT_USAGE;
+		}
 	}
 	for (int i = uxdp_link_next(0); i; i = uxdp_link_next(i)) {
 		struct uxdp_link_info li = { .sz = sizeof(li) };
@@ -200,6 +244,8 @@ static int link_help(int argc, char **argv)
 {
 	const char *const *k;
 
+	script_help(stdout, "link");
+	printf("Kinds:\n");
 	for (k = uxdp_link_kinds(); *k; k++) {
 		const char *usage = uxdp_link_kind_usage(*k);
 
@@ -210,11 +256,11 @@ static int link_help(int argc, char **argv)
 
 const struct script_cmd iplink_cmds[] = {
 	{ "add", link_add, "add NAME type KIND [ARGS]" },
-	{ "set", link_set, "set dev NAME { xdp[generic] obj FILE [sec S] | xdp[generic] off | xdpgeneric_linearize 0|1 | up | down | mtu N | xdp_batch N }" },
-	{ "del", link_del, "del dev NAME" },
-	{ "delete", link_del, "delete dev NAME" },
-	{ "show", link_show, "show [dev NAME]" },
-	{ "list", link_show, "list [dev NAME]" },
+	{ "set", link_set, "set [dev] NAME { xdp[generic] obj FILE [sec S | name PROG] [-force] | xdp[generic] off | xdpgeneric_linearize 0|1 | up | down | mtu N | xdp_batch N }" },
+	{ "del", link_del, "del [dev] NAME" },
+	{ "delete", link_del, "delete [dev] NAME" },
+	{ "show", link_show, "show [[dev] NAME]" },
+	{ "list", link_show, "list [[dev] NAME]" },
 	{ "help", link_help, "help" },
 	{ 0 }
 };

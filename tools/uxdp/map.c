@@ -177,31 +177,6 @@ void script_objects_close(void)
 	nr_objects = 0;
 }
 
-int script_parse_hex(int argc, char **argv, int *i, unsigned char *out, size_t max)
-{
-	size_t n = 0;
-
-	for (; *i < argc; (*i)++) {
-		const char *s = argv[*i];
-		size_t len = strlen(s);
-
-		if (!len || len % 2)
-			break;
-		for (size_t k = 0; k < len; k++)
-			if (!isxdigit((unsigned char)s[k]))
-				return n ? (int)n : -1;
-		for (size_t k = 0; k < len; k += 2) {
-			unsigned int b;
-
-			if (n == max)
-				return -1;
-			sscanf(s + k, "%2x", &b);
-			out[n++] = b;
-		}
-	}
-	return n ? (int)n : -1;
-}
-
 int script_map_resolve(const char *spec, struct uxdp_bpf_map_desc *m, const struct btf **btf)
 {
 	const char *colon = strrchr(spec, ':'), *mname = colon ? colon + 1 : spec;
@@ -255,7 +230,7 @@ static int map_update(int argc, char **argv)
 		return EXIT_USAGE;
 	name = m.name;
 	i = 2;
-	klen = script_parse_hex(argc, argv, &i, key, sizeof(key));
+	klen = parse_hex_words(argc, argv, &i, key, sizeof(key));
 	if (klen != (int)m.key_size) {
 		script_err("map '%s': key is not %u bytes of hex", name, m.key_size);
 		return EXIT_USAGE;
@@ -281,7 +256,7 @@ static int map_update(int argc, char **argv)
 		vlen = m.value_size;
 		i += 2;
 	} else {
-		vlen = script_parse_hex(argc, argv, &i, val, sizeof(val));
+		vlen = parse_hex_words(argc, argv, &i, val, sizeof(val));
 		if (vlen != (int)m.value_size_sys && vlen != (int)m.value_size) {
 			script_err("map '%s': value is not %u bytes of hex", name, m.value_size);
 			return EXIT_USAGE;
@@ -316,7 +291,7 @@ static int map_key_args(int argc, char **argv, const char *cmd, struct uxdp_bpf_
 	}
 	if (script_map_resolve(argv[0], m, btf) < 0)
 		return -ENOENT;
-	klen = script_parse_hex(argc, argv, &i, key, max);
+	klen = parse_hex_words(argc, argv, &i, key, max);
 	if (klen != (int)m->key_size || i != argc) {
 		script_err("map '%s': key is not %u bytes of hex", m->name, m->key_size);
 		return -EINVAL;

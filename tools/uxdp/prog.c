@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <uxdp_bpf.h>
 #include <uxdp_bpf_abort.h>
@@ -114,6 +115,35 @@ static int read_all(const char *path, unsigned char **buf, size_t *len)
 	return 0;
 }
 
+/*
+ * bpftool's layout for `data_out -` on a terminal: offset, 16 bytes as hex
+ * in pairs, then the printable ones.
+ */
+static void hexdump(FILE *f, const unsigned char *p, size_t n)
+{
+	for (size_t row = 0; row < n; row += 16) {
+		size_t j;
+
+		fprintf(f, "%07zx\t", row);
+		for (j = row; j < row + 16; j++) {
+			if (j < n)
+				fprintf(f, "%02x", p[j]);
+			else
+				fputs("  ", f);
+			if (j % 2)
+				fputc(' ', f);
+		}
+		fputs("| ", f);
+		for (j = row; j < row + 16 && j < n; j++) {
+			fputc(p[j] >= ' ' && p[j] <= '~' ? p[j] : '.', f);
+			if (j == row + 7)
+				fputc(' ', f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* @path "-" is stdout: raw bytes into a pipe or file, a hexdump on a terminal. */
 static int write_all(const char *path, const void *buf, size_t len)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "wb") : stdout;
@@ -122,6 +152,11 @@ static int write_all(const char *path, const void *buf, size_t len)
 	if (!f) {
 		p_err("%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (f == stdout && isatty(STDOUT_FILENO)) {
+		hexdump(f, buf, len);
+		fflush(f);
+		return 0;
 	}
 	if (len && fwrite(buf, 1, len, f) != len)
 		err = -EIO;
@@ -134,37 +169,6 @@ static int write_all(const char *path, const void *buf, size_t len)
 	if (err)
 		p_err("%s: write failed", path);
 	return err;
-}
-
-/* "0a000001", "0x0a000001", "0a 00 00 01" (one argument) -> bytes */
-static int parse_hex(const char *s, unsigned char *out, size_t max, size_t *len)
-{
-	size_t n = 0;
-	int hi = -1;
-
-	if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
-		s += 2;
-	for (; *s; s++) {
-		int v;
-
-		if (*s == ' ' || *s == ':')
-			continue;
-		if (!isxdigit((unsigned char)*s))
-			return -EINVAL;
-		v = isdigit((unsigned char)*s) ? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10);
-		if (hi < 0) {
-			hi = v;
-			continue;
-		}
-		if (n == max)
-			return -E2BIG;
-		out[n++] = (unsigned char)(hi << 4 | v);
-		hi = -1;
-	}
-	if (hi >= 0 || !n)
-		return -EINVAL;
-	*len = n;
-	return 0;
 }
 
 static int parse_u32(const char *s, uint32_t *v)
@@ -369,8 +373,8 @@ static int do_show(int argc, char **argv)
 
 struct preload {
 	const char *map;
-	const char *key;
-	const char *value;
+	char **argv;			/* key and value: parse_hex_words() from argv[key_at], argv[value_at] */
+	int argc, key_at, value_at;
 	const char *value_prog;		/* `value prog NAME` */
 };
 
@@ -394,7 +398,8 @@ struct run_args {
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	int i;
+	unsigned char scratch[4096];
+	int i, j;
 
 	if (argc < 1) {
 		p_err("usage: uxdp prog run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE ...");
@@ -421,23 +426,32 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 				return -EINVAL;
 			}
 			p = &a->preloads[a->nr_preloads++];
-			if (i + 5 >= argc || strcmp(argv[i + 2], "key") || strcmp(argv[i + 4], "value")) {
-				p_err("expected 'map NAME key HEX value HEX'");
+			j = i + 3;
+			if (i + 2 >= argc || strcmp(argv[i + 2], "key") ||
+			    parse_hex_words(argc, argv, &j, scratch, sizeof(scratch)) < 0 ||
+			    j + 1 >= argc || strcmp(argv[j], "value")) {
+				p_err("expected 'map NAME key HEX value HEX' (HEX: 0a000001, 0a 00 00 01 or hex 0a 00 00 01)");
 				return -EINVAL;
 			}
 			p->map = argv[i + 1];
-			p->key = argv[i + 3];
-			if (!strcmp(argv[i + 5], "prog")) {
-				if (i + 6 >= argc) {
+			p->argv = argv;
+			p->argc = argc;
+			p->key_at = i + 3;
+			if (!strcmp(argv[j + 1], "prog")) {
+				if (j + 2 >= argc) {
 					p_err("expected 'value prog PROGNAME'");
 					return -EINVAL;
 				}
-				p->value_prog = argv[i + 6];
-				i += 6;
-			} else {
-				p->value = argv[i + 5];
-				i += 5;
+				p->value_prog = argv[j + 2];
+				i = j + 2;
+				continue;
 			}
+			p->value_at = ++j;
+			if (parse_hex_words(argc, argv, &j, scratch, sizeof(scratch)) < 0) {
+				p_err("map '%s': value '%s' is not hex", p->map, argv[p->value_at]);
+				return -EINVAL;
+			}
+			i = j - 1;
 			continue;
 		}
 		int r = parse_open_arg(argc, argv, &i, &a->o);
@@ -492,9 +506,8 @@ static int apply_preload(struct uxdp_bpf_object *obj, const struct preload *p)
 {
 	unsigned char key[512], val[512], *full = NULL;
 	struct uxdp_bpf_map_desc m;
-	size_t klen, vlen;
+	int id, err, klen, vlen, k = p->key_at;
 	unsigned int i;
-	int id, err;
 
 	id = uxdp_bpf_object_find_map(obj, p->map);
 	if (id < 0) {
@@ -506,8 +519,10 @@ static int apply_preload(struct uxdp_bpf_object *obj, const struct preload *p)
 		if ((int)m.id == id)
 			break;
 	}
-	if (parse_hex(p->key, key, sizeof(key), &klen) || klen != m.key_size) {
-		p_err("map '%s': key '%s' is not %u bytes of hex", p->map, p->key, m.key_size);
+	klen = parse_hex_words(p->argc, p->argv, &k, key, sizeof(key));
+	if (klen != (int)m.key_size) {
+		p_err("map '%s': key '%s' is not %u bytes of hex", p->map, p->argv[p->key_at],
+		      m.key_size);
 		return -EINVAL;
 	}
 	if (p->value_prog) {
@@ -525,9 +540,14 @@ static int apply_preload(struct uxdp_bpf_object *obj, const struct preload *p)
 		v = (uint32_t)pid;
 		memcpy(val, &v, sizeof(v));
 		vlen = sizeof(v);
-	} else if (parse_hex(p->value, val, sizeof(val), &vlen) || vlen != m.value_size) {
-		p_err("map '%s': value '%s' is not %u bytes of hex", p->map, p->value, m.value_size);
-		return -EINVAL;
+	} else {
+		k = p->value_at;
+		vlen = parse_hex_words(p->argc, p->argv, &k, val, sizeof(val));
+		if (vlen != (int)m.value_size) {
+			p_err("map '%s': value '%s' is not %u bytes of hex", p->map,
+			      p->argv[p->value_at], m.value_size);
+			return -EINVAL;
+		}
 	}
 	if (m.nr_cpus > 1) {
 		uint32_t stride = (m.value_size + 7) & ~7U;
@@ -541,7 +561,7 @@ static int apply_preload(struct uxdp_bpf_object *obj, const struct preload *p)
 	err = uxdp_bpf_map_update_elem(m.id, key, full ? full : val, 0);
 	free(full);
 	if (err)
-		p_err("map '%s': update key %s: %s", p->map, p->key, strerror(-err));
+		p_err("map '%s': update key %s: %s", p->map, p->argv[p->key_at], strerror(-err));
 	return err;
 }
 

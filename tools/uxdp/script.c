@@ -17,6 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef CONFIG_UXDP_LIBEDIT
+#include <editline/readline.h>
+#endif
+
 #include <uxdp_link.h>
 
 #include "main.h"
@@ -24,6 +28,7 @@
 
 static const char *script_name = "-";
 static unsigned int script_line;
+static bool in_shell;		/* uxdp shell: quit and exit end it, a terminal or not */
 const char *script_dir = ".";
 
 static const struct {
@@ -88,8 +93,43 @@ static int tokenize(char *line, char **argv, int max)
 	return argc;
 }
 
+#define NR_SCRIPT_OBJECTS	(sizeof(script_objects) / sizeof(script_objects[0]))
+
+/* Every script command (@object NULL), or those of one object or command word. */
+void script_help(FILE *f, const char *object)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < NR_SCRIPT_OBJECTS; i++) {
+		const char *obj = script_objects[i].object;
+
+		for (const struct script_cmd *c = script_objects[i].cmds; c->name; c++) {
+			if (object && (obj ? strcmp(obj, object) : strcmp(c->name, object)))
+				continue;
+			if (!any)
+				fprintf(f, "Script commands (uxdp run, uxdp shell):\n");
+			any = true;
+			fprintf(f, "  %s%s%s\n", obj ? obj : "", obj ? " " : "", c->usage);
+		}
+	}
+	if (!object || !any)
+		fprintf(f, "  help [OBJECT|COMMAND]\n");
+}
+
+static int script_help_cmd(int argc, char **argv)
+{
+	if (argc > 1) {
+		script_err("usage: help [OBJECT|COMMAND]");
+		return EXIT_USAGE;
+	}
+	script_help(stdout, argc ? argv[0] : NULL);
+	return 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
+	if (!strcmp(argv[0], "help"))
+		return script_help_cmd(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(script_objects) / sizeof(script_objects[0]); i++) {
 		const struct script_cmd *c = script_objects[i].cmds;
 		const char *obj = script_objects[i].object;
@@ -106,15 +146,27 @@ static int dispatch(int argc, char **argv)
 			}
 			skip = 1;
 		}
-		for (; c->name; c++)
-			if (!strcmp(c->name, argv[skip]))
-				return c->handler(argc - skip - 1, argv + skip + 1);
+		for (; c->name; c++) {
+			if (strcmp(c->name, argv[skip]))
+				continue;
+			/* `OBJECT COMMAND help`: its usage (a command with its own help row keeps it) */
+			if (cmd_is_help(argc - skip - 1, argv + skip + 1) && strcmp(c->name, "help")) {
+				printf("  %s%s%s\n", obj ? obj : "", obj ? " " : "", c->usage);
+				return 0;
+			}
+			return c->handler(argc - skip - 1, argv + skip + 1);
+		}
+		if (obj && cmd_is_help(argc - 1, argv + 1)) {
+			script_help(stdout, obj);
+			return 0;
+		}
 		if (obj) {
 			script_err("unknown command '%s %s'", obj, argv[1]);
 			return EXIT_USAGE;
 		}
 	}
-	script_err("unknown command '%s' (link, map, addr, route, neigh, sysctl, run, stats, expect)", argv[0]);
+	script_err("unknown command '%s' (link, map, addr, route, neigh, sysctl, run, stats, expect; try 'help')",
+		   argv[0]);
 	return EXIT_USAGE;
 }
 
@@ -124,25 +176,79 @@ int script_dispatch(int argc, char **argv)
 	return dispatch(argc, argv);
 }
 
+#ifdef CONFIG_UXDP_LIBEDIT
+/* ~/.uxdp_history, or NULL without $HOME. */
+static const char *shell_history_path(void)
+{
+	static char path[4096];
+	const char *home = getenv("HOME");
+
+	if (!home || !*home)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/.uxdp_history", home);
+	return path;
+}
+#endif
+
+/*
+ * One line into *@line: from the line editor when the shell runs on a
+ * terminal (history kept across sessions), else as a script reads it.
+ */
+static ssize_t read_line(FILE *f, bool interactive, char **line, size_t *cap)
+{
+#ifdef CONFIG_UXDP_LIBEDIT
+	if (interactive) {
+		char *l = readline("uxdp> ");
+		size_t n;
+
+		if (!l)
+			return -1;
+		if (*l)
+			add_history(l);
+		n = strlen(l) + 1;
+		if (n > *cap) {
+			char *p = realloc(*line, n);
+
+			if (!p) {
+				free(l);
+				return -1;
+			}
+			*line = p;
+			*cap = n;
+		}
+		memcpy(*line, l, n);
+		free(l);
+		return n - 1;
+	}
+#endif
+	if (interactive) {
+		fputs("uxdp> ", stdout);
+		fflush(stdout);
+	}
+	return getline(line, cap, f);
+}
+
 static int run_stream(FILE *f, bool interactive)
 {
 	char *line = NULL, *argv[SCRIPT_MAX_ARGS];
 	size_t cap = 0;
 	int ret = 0, argc;
 
+#ifdef CONFIG_UXDP_LIBEDIT
+	if (interactive && shell_history_path()) {
+		using_history();
+		read_history(shell_history_path());
+	}
+#endif
 	for (script_line = 1;; script_line++) {
-		if (interactive) {
-			fputs("uxdp> ", stdout);
-			fflush(stdout);
-		}
-		if (getline(&line, &cap, f) < 0)
+		if (read_line(f, interactive, &line, &cap) < 0)
 			break;
 		argc = tokenize(line, argv, SCRIPT_MAX_ARGS);
 		if (argc < 0) {
 			script_err(argc == -E2BIG ? "too many words" : "unterminated quote");
 			ret = EXIT_USAGE;
 		} else if (argc) {
-			if (interactive && (!strcmp(argv[0], "quit") || !strcmp(argv[0], "exit")))
+			if (in_shell && (!strcmp(argv[0], "quit") || !strcmp(argv[0], "exit")))
 				break;
 			ret = dispatch(argc, argv);
 		}
@@ -151,6 +257,12 @@ static int run_stream(FILE *f, bool interactive)
 		if (interactive)
 			ret = 0;
 	}
+#ifdef CONFIG_UXDP_LIBEDIT
+	if (interactive && shell_history_path()) {
+		stifle_history(1000);
+		write_history(shell_history_path());
+	}
+#endif
 	free(line);
 	return ret;
 }
@@ -204,5 +316,6 @@ int do_shell(int argc, char **argv)
 		p_err("usage: uxdp shell");
 		return EXIT_USAGE;
 	}
+	in_shell = true;
 	return run_script("-", isatty(STDIN_FILENO));
 }

@@ -53,8 +53,6 @@ void script_objects_close(void);
 unsigned int script_object_cnt(void);
 struct uxdp_bpf_object *script_object_at(unsigned int i, const char **name);
 
-/* map.c: hex words from argv[*i] on until a non-hex word; bytes or -1. */
-int script_parse_hex(int argc, char **argv, int *i, unsigned char *out, size_t max);
 struct btf;
 /*
  * OBJ:MAP, or MAP in the first object that has it: the map's id and desc,
