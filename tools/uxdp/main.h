@@ -20,6 +20,8 @@ extern bool quiet;
 #define EXIT_USAGE 2
 
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the compact JSON document @doc (reindented with -p) and free it. */
+void json_doc_print(char *doc);
 int cmd_select(const struct cmd *cmds, int argc, char **argv, const char *object);
 
 /* One entry point per object file. */
