@@ -231,16 +231,21 @@ static bool skb_drops_print(struct json_writer *w, bool text)
 
 /* ---- output --------------------------------------------------------------- */
 
-/* "driver_stats" of @ifindex (ethtool -S); in text one line each. */
-static void driver_stats_print(struct json_writer *w, int ifindex, bool text)
+/*
+ * The driver's counters of @ifindex (ethtool -S) as an object, as member
+ * @name if not NULL (left out then when the driver has none); in text one
+ * line each.
+ */
+static void driver_stats_print(struct json_writer *w, const char *name, int ifindex, bool text)
 {
 	char names[DRIVER_STATS_MAX][48];
 	uint64_t vals[DRIVER_STATS_MAX];
 	int n = uxdp_link_get_driver_stats(ifindex, names, vals, DRIVER_STATS_MAX);
 
-	if (n <= 0)
+	if (n <= 0 && name)
 		return;
-	jsonw_name(w, "driver_stats");
+	if (name)
+		jsonw_name(w, name);
 	jsonw_start_object(w);
 	for (int k = 0; k < n && k < DRIVER_STATS_MAX; k++) {
 		jsonw_uint_field(w, names[k], vals[k]);
@@ -293,7 +298,7 @@ static void device_json(struct json_writer *w, const struct uxdp_link_info *li, 
 	jsonw_uint_field(w, "drops", li->devmap_xmit_drops);
 	jsonw_end_object(w);
 	jsonw_uint_field(w, "drops_total", li->drops_total);
-	driver_stats_print(w, li->ifindex, false);
+	driver_stats_print(w, "driver_stats", li->ifindex, false);
 	jsonw_end_object(w);
 }
 
@@ -811,7 +816,7 @@ static void stats_devices(struct json_writer *w, int only)
 
 static void stats_driver(struct json_writer *w, int only)
 {
-	driver_stats_print(w, only, !json_output);
+	driver_stats_print(w, NULL, only, !json_output);
 }
 
 static void stats_maps(struct json_writer *w, int only)
