@@ -5,7 +5,8 @@
  *   addr add A.B.C.D/LEN|X:X::X/LEN dev NAME   addr show
  *   route add PREFIX|default [via GW] [dev NAME]   route add blackhole|unreachable|prohibit PREFIX
  *   route show
- *   neigh add IP lladdr MAC dev NAME       neigh show   (-j: as ip -j neigh show)
+ *   neigh add IP lladdr MAC dev NAME       neigh show
+ * (the show commands print text as ip does and, with -j, JSON as ip -j)
  *   ntable show                            the ARP table's statistics (ip -s ntable)
  *   sysctl [-w] net.ipv4.KEY=VALUE         (ip_forward, ip_default_ttl, icmp_ratemask, ...,
  *                                           neigh.DEV.KEY), net.ipv6.conf.all.forwarding, ...

@@ -2,14 +2,18 @@
 /*
  * Script commands that drive and report:
  *
- *   run [DURATION | count N]  [workers N] [label TEXT] [measure DEV]
+ *   run [DURATION | count N] [workers N] [label TEXT] [measure DEV]
+ *       [interval DURATION] [latency]
  *   stats [dev NAME] [maps] [drops] [trace] [records]
  *
  * DURATION is 5s, 500ms, 2m or a number of seconds; without a duration or
  * a count the run lasts until every generator is done (a gen `count`, a
- * pcap capture read to its end). `run` zeroes the
- * device counters, runs the datapath and prints per-device counters, rates
- * and XDP verdicts; `stats` prints them again for one device with its
+ * pcap capture read to its end), and with no generator count either until
+ * SIGINT or SIGTERM, which end any run cleanly (the summary is printed,
+ * the script stops after it). `interval` prints per-device rates once per
+ * interval as xdp-bench does. `run` zeroes the device counters, runs the
+ * datapath and prints per-device counters, rates, XDP verdicts and every
+ * drop (the reasons in words, the stack's skb drops); `stats` prints them again for one device with its
  * driver counters (ethtool -S), the map rates (the first u64 of each value
  * of every array/hash map, summed over CPUs, per second: `proto 17: N
  * pkt/s` for xdp1's rxcnt) with every element the run created, deleted or
@@ -17,8 +21,9 @@
  * lines (printed live during the run too) and its perf event / ringbuf
  * records (run_trace.c).
  * With -j nothing is printed until the end: one JSON document holds the
- * last run's fields at the top level (duration_s, devices, ...) and every
- * run in "runs" (Documentation/index.rst, tools/uxdp/script.h). A script with several labelled runs ends
+ * last run's fields at the top level (duration_s, devices, ...), every
+ * run in "runs" and the script's error if any (Documentation/output.rst,
+ * schema/run.json). The JSON is built with json_writer.c. A script with several labelled runs ends
  * with a summary table of the measured device's rate per label. For the
  * soak test each run's JSON also holds the process's resident set at its
  * start and end (rss_kb, VmRSS), the skbs freed per drop reason during the
@@ -493,8 +498,11 @@ static void run_on_signal(int sig)
 
 void run_signals_install(void)
 {
-	/* no SA_RESTART: a read of the script's next line returns EINTR */
-	struct sigaction sa = { .sa_handler = run_on_signal };
+	/*
+	 * no SA_RESTART: a read of the script's next line returns EINTR;
+	 * SA_RESETHAND: a second signal kills uxdp (a teardown that hangs)
+	 */
+	struct sigaction sa = { .sa_handler = run_on_signal, .sa_flags = SA_RESETHAND };
 
 	run_signal = 0;
 	run_signal_stopped_run = false;

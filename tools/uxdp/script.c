@@ -5,7 +5,9 @@
  * blanks), dispatch them by their first word to the link, map, run and
  * stats handlers. In a script the first bad line stops it with
  * `SCRIPT:LINE: what is wrong` and exit status 2 (1 for a runtime
- * failure); the shell reports and goes on.
+ * failure), with -j as the document's "error" next to what completed;
+ * the shell reports and goes on. SIGINT/SIGTERM stop a script after the
+ * line (or run) in progress.
  *
  * Kernel: none (iproute2's batch mode, ip -batch, is the model)
  */
