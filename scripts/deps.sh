@@ -20,6 +20,7 @@ PACKAGES=(
 	python3                                        # AF_PACKET inject/capture in the generic-XDP kernel oracle test
 	libxml2-utils                                  # xmllint: lab report SVGs are checked by parsing
 	python3-pytest python3-scapy                   # the Python package's test suite (python/tests)
+	python3-jsonschema                             # -j output against Documentation/schema (tests/cli)
 	lcov                                           # genhtml renders the coverage tracefiles in tests
 	libedit-dev                                    # line editing and history in uxdp shell
 	python3-docutils                               # rst2man: the man pages from Documentation/man

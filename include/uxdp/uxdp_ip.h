@@ -10,6 +10,7 @@
 #ifndef _UXDP_UXDP_IP_H
 #define _UXDP_UXDP_IP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,17 +38,44 @@ UXDP_API int uxdp_sysctl_set(const char *key, const char *value, char *err, size
  * names. Return: how many there are (fills up to @max).
  */
 UXDP_API int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max);
-/**
- * uxdp_ip_show() - line @i of `addr show` (@what 0), `route show` (1) or
- * `neigh show` (2) into @buf. Return: 0, or -ENOENT past the end.
- */
-UXDP_API int uxdp_ip_show(int what, int i, char *buf, size_t len);
-/**
- * uxdp_ip_neigh_json() - entry @i of `neigh show` as a JSON object (the
- * elements of `ip -j neigh show`); "" for an entry not shown.
- * Return: 0, or -ENOENT past the end.
- */
-UXDP_API int uxdp_ip_neigh_json(int i, char *buf, size_t len);
+/* An address as `ip -j addr show` lists it in addr_info. */
+struct uxdp_ip_addr {
+	size_t sz;			/* sizeof(struct uxdp_ip_addr) */
+	int family;			/* AF_INET, AF_INET6 */
+	char local[46];			/* INET6_ADDRSTRLEN */
+	unsigned int prefixlen;
+	char dev[16];
+	const char *scope;		/* "global", "link" */
+};
+/** uxdp_ip_addr_get() - address @i (IPv4 first). Return: 0, or -ENOENT past the end. */
+UXDP_API int uxdp_ip_addr_get(int i, struct uxdp_ip_addr *out);
+
+/* A route as `ip -j route show` prints it. */
+struct uxdp_ip_route {
+	size_t sz;			/* sizeof(struct uxdp_ip_route) */
+	int family;			/* AF_INET, AF_INET6 */
+	const char *type;		/* "unicast", "local", "blackhole", "unreachable", "prohibit" */
+	char dst[46];
+	unsigned int dst_len;
+	char gateway[46];		/* "" when directly connected */
+	char dev[16];			/* "" without an output device */
+	const char *scope;		/* "universe", "link" (connected), "host" (local) */
+};
+/** uxdp_ip_route_get() - route @i (IPv4 first). Return: 0, or -ENOENT past the end. */
+UXDP_API int uxdp_ip_route_get(int i, struct uxdp_ip_route *out);
+
+/* A neighbour as `ip -j neigh show` prints it. */
+struct uxdp_ip_neigh {
+	size_t sz;			/* sizeof(struct uxdp_ip_neigh) */
+	int family;			/* AF_INET (ARP), AF_INET6 (NDP) */
+	char dst[46];
+	char dev[16];
+	char lladdr[18];		/* "" until resolved */
+	const char *state;		/* "REACHABLE", "STALE", "FAILED", ... */
+	bool noarp;			/* NUD_NOARP: not shown by `ip neigh show` */
+};
+/** uxdp_ip_neigh_get() - neighbour @i (ARP first). Return: 0, or -ENOENT past the end. */
+UXDP_API int uxdp_ip_neigh_get(int i, struct uxdp_ip_neigh *out);
 /**
  * uxdp_neigh_stats_get() - statistics of neighbour table @tbl (0 ARP,
  * 1 NDP; its name in @id): the /proc/net/stat/arp_cache columns, then

@@ -40,6 +40,8 @@ struct uxdp_run_opts {
 	/* Called about every 20 ms from the calling thread; false stops the run. */
 	bool (*progress)(void *ctx, uint64_t elapsed_ns);
 	void *progress_ctx;
+	/* Neither duration nor counts: run until @progress returns false. */
+	bool until_stopped;
 };
 
 /**
@@ -47,7 +49,8 @@ struct uxdp_run_opts {
  * all generators reached their count and every queue is drained
  * @elapsed_ns: receives the wall time of the run
  *
- * Return: 0, -EINVAL (no generator can finish: neither duration nor counts),
+ * Return: 0, -EINVAL (no generator can finish: neither duration nor counts,
+ * and not @until_stopped with a @progress),
  * -EAGAIN (thread creation).
  */
 UXDP_API int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns);

@@ -575,6 +575,10 @@ int uxdp_run(const struct uxdp_run_opts *opts, uint64_t *elapsed_ns)
 		if (dev->netdev_ops->ndo_set_param(dev, "run_count", count, err, sizeof(err)) == 1)
 			bounded = true;
 	}
+	/* the caller's progress callback can end it (uxdp run: SIGINT, SIGTERM) */
+	if (opts->sz >= offsetof(struct uxdp_run_opts, until_stopped) + sizeof(bool) &&
+	    opts->until_stopped && opts->progress)
+		bounded = true;
 	if (!bounded)
 		return -EINVAL;
 	ret = netdev_run(&ro, &ns);

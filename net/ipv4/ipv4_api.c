@@ -267,81 +267,92 @@ int uxdp_ip_snmp_get(char (*names)[48], uint64_t *values, int max)
 	return n;
 }
 
-static int neigh_show_line(int i, char *buf, size_t len, bool json);
-
-static const char *ifname(int ifindex)
+static void ifname_copy(char *out, size_t len, int ifindex)
 {
-	struct net_device *dev = dev_get_by_index(ifindex);
+	struct net_device *dev = ifindex ? dev_get_by_index(ifindex) : NULL;
 
-	return dev ? dev->name : "?";
+	snprintf(out, len, "%s", dev ? dev->name : ifindex ? "?" : "");
 }
 
-int uxdp_ip_show(int what, int i, char *buf, size_t len)
+int uxdp_ip_addr_get(int i, struct uxdp_ip_addr *out)
 {
-	static const char *const types[] = {
-		[RTN_UNICAST] = "", [RTN_LOCAL] = "local ", [RTN_BLACKHOLE] = "blackhole ",
-		[RTN_UNREACHABLE] = "unreachable ", [RTN_PROHIBIT] = "prohibit ",
-	};
-	char a[INET6_ADDRSTRLEN], g[INET6_ADDRSTRLEN];
+	const struct in_ifaddr *ifa = inet_addr_at(i);
+	const struct inet6_ifaddr *ifa6;
 	int n4 = 0;
 
-	if (what == 0) {
-		const struct in_ifaddr *ifa = inet_addr_at(i);
-
-		while (inet_addr_at(n4))
-			n4++;
-		if (!ifa) {
-			const struct inet6_ifaddr *ifa6 = inet6_addr_at(i - n4);
-
-			if (!ifa6)
-				return -ENOENT;
-			inet_ntop(AF_INET6, &ifa6->addr, a, sizeof(a));
-			snprintf(buf, len, "inet6 %s/%u dev %s%s", a, ifa6->plen, ifname(ifa6->ifindex),
-				 ipv6_addr_linklocal(&ifa6->addr) ? " scope link" : "");
-			return 0;
-		}
-		inet_ntop(AF_INET, &ifa->local, a, sizeof(a));
-		snprintf(buf, len, "inet %s/%u dev %s", a, ifa->plen, ifname(ifa->ifindex));
-	} else if (what == 1) {
-		const struct fib_route *r = fib_route_at(i);
-
-		while (fib_route_at(n4))
-			n4++;
-		if (!r) {
-			const struct fib6_route *r6 = fib6_route_at(i - n4);
-
-			if (!r6)
-				return -ENOENT;
-			inet_ntop(AF_INET6, &r6->dst, a, sizeof(a));
-			inet_ntop(AF_INET6, &r6->gw, g, sizeof(g));
-			snprintf(buf, len, "%s%s/%u%s%s%s%s", r6->type < sizeof(types) / sizeof(types[0]) &&
-				 types[r6->type] ? types[r6->type] : "", a, r6->plen,
-				 ipv6_addr_any(&r6->gw) ? "" : " via ", ipv6_addr_any(&r6->gw) ? "" : g,
-				 r6->oif ? " dev " : "", r6->oif ? ifname(r6->oif) : "");
-			return 0;
-		}
-		inet_ntop(AF_INET, &r->dst, a, sizeof(a));
-		inet_ntop(AF_INET, &r->gw, g, sizeof(g));
-		snprintf(buf, len, "%s%s/%u%s%s%s%s%s", r->type < sizeof(types) / sizeof(types[0]) &&
-			 types[r->type] ? types[r->type] : "", a, r->plen, r->gw ? " via " : "",
-			 r->gw ? g : "", r->oif ? " dev " : "", r->oif ? ifname(r->oif) : "",
-			 r->scope_link ? " scope link" : "");
-	} else {
-		return neigh_show_line(i, buf, len, false);
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	out->scope = "global";
+	if (ifa) {
+		out->family = AF_INET;
+		inet_ntop(AF_INET, &ifa->local, out->local, sizeof(out->local));
+		out->prefixlen = ifa->plen;
+		ifname_copy(out->dev, sizeof(out->dev), ifa->ifindex);
+		return 0;
 	}
+	while (inet_addr_at(n4))
+		n4++;
+	ifa6 = inet6_addr_at(i - n4);
+	if (!ifa6)
+		return -ENOENT;
+	out->family = AF_INET6;
+	inet_ntop(AF_INET6, &ifa6->addr, out->local, sizeof(out->local));
+	out->prefixlen = ifa6->plen;
+	ifname_copy(out->dev, sizeof(out->dev), ifa6->ifindex);
+	if (ipv6_addr_linklocal(&ifa6->addr))
+		out->scope = "link";
 	return 0;
 }
 
-/*
- * Entry @i of `neigh show` as `ip neigh show` prints it (@json false) or
- * as one element of `ip -j neigh show` (@json true). NOARP entries are
- * not shown (iproute2's default filter).
- */
-static int neigh_show_line(int i, char *buf, size_t len, bool json)
+static const char *route_type_name(u8 type)
+{
+	static const char *const types[] = {
+		[RTN_UNICAST] = "unicast", [RTN_LOCAL] = "local", [RTN_BLACKHOLE] = "blackhole",
+		[RTN_UNREACHABLE] = "unreachable", [RTN_PROHIBIT] = "prohibit",
+	};
+
+	return type < sizeof(types) / sizeof(types[0]) && types[type] ? types[type] : "unicast";
+}
+
+int uxdp_ip_route_get(int i, struct uxdp_ip_route *out)
+{
+	const struct fib_route *r = fib_route_at(i);
+	const struct fib6_route *r6;
+	int n4 = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	if (r) {
+		out->family = AF_INET;
+		out->type = route_type_name(r->type);
+		inet_ntop(AF_INET, &r->dst, out->dst, sizeof(out->dst));
+		out->dst_len = r->plen;
+		if (r->gw)
+			inet_ntop(AF_INET, &r->gw, out->gateway, sizeof(out->gateway));
+		ifname_copy(out->dev, sizeof(out->dev), r->oif);
+		out->scope = r->type == RTN_LOCAL ? "host" : r->scope_link ? "link" : "universe";
+		return 0;
+	}
+	while (fib_route_at(n4))
+		n4++;
+	r6 = fib6_route_at(i - n4);
+	if (!r6)
+		return -ENOENT;
+	out->family = AF_INET6;
+	out->type = route_type_name(r6->type);
+	inet_ntop(AF_INET6, &r6->dst, out->dst, sizeof(out->dst));
+	out->dst_len = r6->plen;
+	if (!ipv6_addr_any(&r6->gw))
+		inet_ntop(AF_INET6, &r6->gw, out->gateway, sizeof(out->gateway));
+	ifname_copy(out->dev, sizeof(out->dev), r6->oif);
+	out->scope = r6->type == RTN_LOCAL ? "host" : "universe";
+	return 0;
+}
+
+int uxdp_ip_neigh_get(int i, struct uxdp_ip_neigh *out)
 {
 	struct neigh_table *tbl = &arp_tbl;
 	const struct neighbour *n = neigh_at(tbl, i);
-	char a[INET6_ADDRSTRLEN], ll[24] = "";
 	u8 state, ha[ETH_ALEN];
 
 	if (!n) {
@@ -350,28 +361,20 @@ static int neigh_show_line(int i, char *buf, size_t len, bool json)
 	}
 	if (!n)
 		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	out->family = tbl->family;
 	state = READ_ONCE(n->nud_state);
-	inet_ntop(tbl->family, n->primary_key, a, sizeof(a));
+	inet_ntop(tbl->family, n->primary_key, out->dst, sizeof(out->dst));
+	snprintf(out->dev, sizeof(out->dev), "%s", n->dev->name);
 	if (state & NUD_VALID) {
 		neigh_ha_snapshot(ha, n);
-		snprintf(ll, sizeof(ll), "%02x:%02x:%02x:%02x:%02x:%02x", ha[0], ha[1], ha[2],
-			 ha[3], ha[4], ha[5]);
+		snprintf(out->lladdr, sizeof(out->lladdr), "%02x:%02x:%02x:%02x:%02x:%02x", ha[0],
+			 ha[1], ha[2], ha[3], ha[4], ha[5]);
 	}
-	if (state == NUD_NOARP)
-		buf[0] = 0;
-	else if (json)
-		snprintf(buf, len, "{\"dst\":\"%s\",\"dev\":\"%s\"%s%s%s,\"state\":[\"%s\"]}", a,
-			 n->dev->name, *ll ? ",\"lladdr\":\"" : "", ll, *ll ? "\"" : "",
-			 neigh_state_name(state));
-	else
-		snprintf(buf, len, "%s dev %s%s%s %s", a, n->dev->name, *ll ? " lladdr " : "", ll,
-			 neigh_state_name(state));
+	out->state = neigh_state_name(state);
+	out->noarp = state == NUD_NOARP;
 	return 0;
-}
-
-int uxdp_ip_neigh_json(int i, char *buf, size_t len)
-{
-	return neigh_show_line(i, buf, len, true);
 }
 
 int uxdp_neigh_stats_get(int tbl_i, const char **id, char (*names)[48], uint64_t *values, int max)

@@ -44,7 +44,7 @@ for spec in "slab:1/50,page:1/50" "slab:1/7" "page:1/5"; do
 	for try in 1 2 3 4 5 6 7 8; do
 		UXDP_FAULT=$spec "$UXDP" -j run "$T/fault.uxdp" > "$T/out.json" 2> "$T/err"
 		rc=$?
-		[ $rc -eq 1 ] && jq -r .error "$T/out.json" 2>/dev/null | grep -q "out of memory" ||
+		[ $rc -eq 1 ] && jq -r .error.message "$T/out.json" 2>/dev/null | grep -q "out of memory" ||
 			break
 	done
 	check "[$spec] run finishes (exit $rc after $try tries)" $rc

@@ -242,10 +242,10 @@ for f in garbage raw missing; do
 	rc=0
 	echo "link add cap0 type pcap in $T/$f.pcap" | "$UXDP" -j run - >"$T/$f.json" 2>/dev/null || rc=$?
 	[ $rc -eq 2 ] || fail "$f.pcap: exit status $rc, want 2"
-	jq -e --arg f "$T/$f.pcap" '.error | contains($f)' "$T/$f.json" >/dev/null ||
+	jq -e --arg f "$T/$f.pcap" '.error.message | contains($f)' "$T/$f.json" >/dev/null ||
 		fail "$f.pcap: error does not name the file: $(cat "$T/$f.json")"
 done
-jq -e '.error | contains("link type") and contains("RAW")' "$T/raw.json" >/dev/null ||
+jq -e '.error.message | contains("link type") and contains("RAW")' "$T/raw.json" >/dev/null ||
 	fail "raw.pcap: error does not name the link type: $(cat "$T/raw.json")"
 
 # Malformed records: dropped and counted by reason, the good ones received.

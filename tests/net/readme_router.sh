@@ -7,7 +7,8 @@
 # resolves A and B by ARP itself. Checks: ping A -> B and B -> A (each
 # direction starts with an empty neighbour table on the uxdp side of the
 # path it opens), ping of each router address, and that A and B learned the
-# router's MACs. uxdp's run (60 s as written) is ended by PID after the pings.
+# router's MACs. uxdp's run (until a signal, as written) is ended by PID
+# with SIGTERM after the pings: it must print its summary and exit 0.
 # Usage: readme_router.sh UXDP README
 # Skips (77) without root, namespaces or AF_PACKET.
 set -u
@@ -64,9 +65,14 @@ ip -n "$A" neigh show 198.18.0.1 | grep -q "lladdr $mac_r0" ||
 ip -n "$B" neigh show 198.19.0.1 | grep -q "lladdr $mac_r1" ||
 	nl_fail "B did not learn the router's MAC: $(ip -n "$B" neigh show)"
 
-# End the example's 60 s run: its uxdp (the shell's child), then the shell.
+# End the example's run: SIGTERM to its uxdp (the shell's child).
 for pid in $(ps -o pid= --ppid "$SH"); do
 	kill "$pid" 2>/dev/null
 done
-nl_wait_pid "$SH" 10 >/dev/null
+nl_wait_pid "$SH" 10
+rc=$?
+[ $rc -eq 0 ] || nl_fail "uxdp did not end cleanly on SIGTERM (exit $rc): $(cat "$T/uxdp.out.err")"
+grep -q "^run 1: .*stopped by SIGTERM" "$T/uxdp.out" ||
+	nl_fail "no run summary after SIGTERM: $(cat "$T/uxdp.out")"
+grep -Eq "^  r[01] +[0-9]+ " "$T/uxdp.out" || nl_fail "no device table after SIGTERM: $(cat "$T/uxdp.out")"
 echo "PASS: readme_router: the README example as written forwards A <-> B, no static neighbours"

@@ -211,7 +211,7 @@ for topo in veth dsa generic; do
 		# With faults, setting up the devices may itself fail: that must be a
 		# clean "out of memory" error (exit 1); then try again.
 		[ "$MODE" = fault ] && [ $rc -eq 1 ] && [ $try -lt 10 ] &&
-			jq -r .error "$T/$topo.json" 2>/dev/null | grep -q "out of memory" || break
+			jq -r .error.message "$T/$topo.json" 2>/dev/null | grep -q "out of memory" || break
 		try=$((try + 1))
 	done
 	check "$topo: uxdp exit 0 (try $try), no sanitizer report, no leak at exit" $rc

@@ -5,7 +5,8 @@
  *   addr add A.B.C.D/LEN|X:X::X/LEN dev NAME   addr show
  *   route add PREFIX|default [via GW] [dev NAME]   route add blackhole|unreachable|prohibit PREFIX
  *   route show
- *   neigh add IP lladdr MAC dev NAME       neigh show   (-j: as ip -j neigh show)
+ *   neigh add IP lladdr MAC dev NAME       neigh show
+ * (the show commands print text as ip does and, with -j, JSON as ip -j)
  *   ntable show                            the ARP table's statistics (ip -s ntable)
  *   sysctl [-w] net.ipv4.KEY=VALUE         (ip_forward, ip_default_ttl, icmp_ratemask, ...,
  *                                           neigh.DEV.KEY), net.ipv6.conf.all.forwarding, ...
@@ -14,12 +15,14 @@
  * Kernel: iproute2 ip/ipaddress.c, ip/iproute.c, ip/ipneigh.c; procps sysctl
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <uxdp_link.h>
 
+#include "json_writer.h"
 #include "main.h"
 #include "script.h"
 
@@ -29,15 +32,9 @@ static int fail(const char *err, int ret)
 	return ret == -ENOMEM ? 1 : EXIT_USAGE;
 }
 
-static int show(int what)
+static const char *family_name(int family)
 {
-	char line[256];
-
-	if (json_output)
-		return 0;
-	for (int i = 0; !uxdp_ip_show(what, i, line, sizeof(line)); i++)
-		printf("%s\n", line);
-	return 0;
+	return family == AF_INET6 ? "inet6" : "inet";
 }
 
 static int addr_add(int argc, char **argv)
@@ -53,9 +50,53 @@ static int addr_add(int argc, char **argv)
 	return ret ? fail(err, ret) : 0;
 }
 
+/*
+ * `addr show`: text as the flat list `inet A/LEN dev NAME`; JSON as
+ * `ip -j addr show`, one object per device holding its addr_info.
+ */
 static int addr_show(int argc, char **argv)
 {
-	return show(0);
+	struct uxdp_ip_addr a;
+	struct json_writer w;
+
+	if (jsonw_open(&w))
+		return 1;
+	jsonw_start_array(&w);
+	for (int i = uxdp_link_next(0); i; i = uxdp_link_next(i)) {
+		struct uxdp_link_info li = { .sz = sizeof(li) };
+		bool any = false;
+
+		if (uxdp_link_get_info(i, &li))
+			continue;
+		for (int k = 0; !uxdp_ip_addr_get(k, &a); k++) {
+			if (strcmp(a.dev, li.name))
+				continue;
+			if (!any) {
+				jsonw_start_object(&w);
+				jsonw_int_field(&w, "ifindex", li.ifindex);
+				jsonw_string_field(&w, "ifname", li.name);
+				jsonw_name(&w, "addr_info");
+				jsonw_start_array(&w);
+				any = true;
+			}
+			jsonw_start_object(&w);
+			jsonw_string_field(&w, "family", family_name(a.family));
+			jsonw_string_field(&w, "local", a.local);
+			jsonw_uint_field(&w, "prefixlen", a.prefixlen);
+			jsonw_string_field(&w, "scope", a.scope);
+			jsonw_end_object(&w);
+		}
+		if (any) {
+			jsonw_end_array(&w);
+			jsonw_end_object(&w);
+		}
+	}
+	jsonw_end_array(&w);
+	/* text in the library's order (IPv4 first), as before */
+	for (int k = 0; !json_output && !uxdp_ip_addr_get(k, &a); k++)
+		printf("%s %s/%u dev %s%s\n", family_name(a.family), a.local, a.prefixlen, a.dev,
+		       strcmp(a.scope, "link") ? "" : " scope link");
+	return run_append_writer("addr", &w);
 }
 
 static int route_add(int argc, char **argv)
@@ -88,9 +129,46 @@ usage:
 	return EXIT_USAGE;
 }
 
+/* `route show`: text as `ip route show`, JSON as `ip -j route show`. */
 static int route_show(int argc, char **argv)
 {
-	return show(1);
+	struct uxdp_ip_route r;
+	struct json_writer w;
+	char dst[64];
+
+	if (jsonw_open(&w))
+		return 1;
+	jsonw_start_array(&w);
+	for (int i = 0; !uxdp_ip_route_get(i, &r); i++) {
+		bool unicast = !strcmp(r.type, "unicast");
+
+		if (!r.dst_len)
+			snprintf(dst, sizeof(dst), "default");
+		else
+			snprintf(dst, sizeof(dst), "%s/%u", r.dst, r.dst_len);
+		if (!json_output)
+			printf("%s%s%s%s%s%s%s%s\n", unicast ? "" : r.type, unicast ? "" : " ", dst,
+			       *r.gateway ? " via " : "", r.gateway, *r.dev ? " dev " : "", r.dev,
+			       strcmp(r.scope, "link") ? "" : " scope link");
+		jsonw_start_object(&w);
+		if (!unicast)
+			jsonw_string_field(&w, "type", r.type);
+		/* ip -j: a host route's dst is the bare address */
+		jsonw_string_field(&w, "dst", r.dst_len == (r.family == AF_INET6 ? 128 : 32) ?
+				   r.dst : dst);
+		if (*r.gateway)
+			jsonw_string_field(&w, "gateway", r.gateway);
+		if (*r.dev)
+			jsonw_string_field(&w, "dev", r.dev);
+		if (strcmp(r.scope, "universe"))
+			jsonw_string_field(&w, "scope", r.scope);
+		jsonw_name(&w, "flags");
+		jsonw_start_array(&w);
+		jsonw_end_array(&w);
+		jsonw_end_object(&w);
+	}
+	jsonw_end_array(&w);
+	return run_append_writer("route", &w);
 }
 
 static int neigh_add(int argc, char **argv)
@@ -120,63 +198,63 @@ usage:
 	return EXIT_USAGE;
 }
 
+/* `neigh show`: text as `ip neigh show`, JSON as `ip -j neigh show`. */
 static int neigh_show(int argc, char **argv)
 {
-	char line[256], *buf = NULL;
-	size_t len = 0;
-	bool first = true;
-	FILE *j;
+	struct uxdp_ip_neigh n;
+	struct json_writer w;
 
-	if (!json_output)
-		return show(2);
-	j = open_memstream(&buf, &len);
-	if (!j)
+	if (jsonw_open(&w))
 		return 1;
-	fprintf(j, "[");
-	for (int i = 0; !uxdp_ip_neigh_json(i, line, sizeof(line)); i++) {
-		if (!line[0])
-			continue;
-		fprintf(j, "%s%s", first ? "" : ",", line);
-		first = false;
+	jsonw_start_array(&w);
+	for (int i = 0; !uxdp_ip_neigh_get(i, &n); i++) {
+		if (n.noarp)
+			continue;	/* iproute2's default filter */
+		if (!json_output)
+			printf("%s dev %s%s%s %s\n", n.dst, n.dev, *n.lladdr ? " lladdr " : "",
+			       n.lladdr, n.state);
+		jsonw_start_object(&w);
+		jsonw_string_field(&w, "dst", n.dst);
+		jsonw_string_field(&w, "dev", n.dev);
+		if (*n.lladdr)
+			jsonw_string_field(&w, "lladdr", n.lladdr);
+		jsonw_name(&w, "state");
+		jsonw_start_array(&w);
+		jsonw_string(&w, n.state);
+		jsonw_end_array(&w);
+		jsonw_end_object(&w);
 	}
-	fprintf(j, "]");
-	fclose(j);
-	run_append_json("neigh", buf);
-	free(buf);
-	return 0;
+	jsonw_end_array(&w);
+	return run_append_writer("neigh", &w);
 }
 
 static int ntable_show(int argc, char **argv)
 {
-	char names[32][48], *buf = NULL;
+	char names[32][48];
+	struct json_writer w;
 	uint64_t values[32];
 	const char *id;
-	size_t len = 0;
-	FILE *j;
 	int n;
 
-	j = open_memstream(&buf, &len);
-	if (!j)
+	if (jsonw_open(&w))
 		return 1;
-	fprintf(j, "{");
+	jsonw_start_object(&w);
 	for (int t = 0; (n = uxdp_neigh_stats_get(t, &id, names, values, 32)) > 0; t++) {
-		fprintf(j, "%s\"%s\":{", t ? "," : "", id);
+		jsonw_name(&w, id);
+		jsonw_start_object(&w);
 		if (!json_output)
 			printf("%s:", id);
 		for (int i = 0; i < n && i < 32; i++) {
-			fprintf(j, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)values[i]);
+			jsonw_uint_field(&w, names[i], values[i]);
 			if (!json_output)
 				printf(" %s %llu", names[i], (unsigned long long)values[i]);
 		}
-		fprintf(j, "}");
+		jsonw_end_object(&w);
 		if (!json_output)
 			printf("\n");
 	}
-	fprintf(j, "}");
-	fclose(j);
-	run_append_json("ntable", buf);
-	free(buf);
-	return 0;
+	jsonw_end_object(&w);
+	return run_append_writer("ntable", &w);
 }
 
 static const struct {
@@ -217,33 +295,30 @@ static int do_sysctl(int argc, char **argv)
 	return ret ? fail(err, ret) : 0;
 }
 
+/* `snmp [-a]`: text nstat-style (non-zero only without -a); JSON every counter. */
 static int do_snmp(int argc, char **argv)
 {
+	bool all = argc && !strcmp(argv[0], "-a");
 	char names[128][48];
+	struct json_writer w;
 	uint64_t values[128];
 	int n = uxdp_ip_snmp_get(names, values, 128);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *j;
 
-	if (json_output) {
-		/* "snmp": {"Ip.InReceives": N, ...}, every counter */
-		j = open_memstream(&buf, &len);
-		if (!j)
-			return 1;
-		fprintf(j, "{");
-		for (int i = 0; i < n && i < 128; i++)
-			fprintf(j, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)values[i]);
-		fprintf(j, "}");
-		fclose(j);
-		run_append_json("snmp", buf);
-		free(buf);
-		return 0;
+	if (argc > 1 || (argc && !all)) {
+		script_err("usage: snmp [-a]");
+		return EXIT_USAGE;
 	}
-	for (int i = 0; i < n && i < 128; i++)
-		if (values[i] || (argc && !strcmp(argv[0], "-a")))
+	if (jsonw_open(&w))
+		return 1;
+	/* "snmp": {"Ip.InReceives": N, ...} */
+	jsonw_start_object(&w);
+	for (int i = 0; i < n && i < 128; i++) {
+		jsonw_uint_field(&w, names[i], values[i]);
+		if (!json_output && (values[i] || all))
 			printf("%-28s %llu\n", names[i], (unsigned long long)values[i]);
-	return 0;
+	}
+	jsonw_end_object(&w);
+	return run_append_writer("snmp", &w);
 }
 
 const struct script_cmd ipaddr_cmds[] = {

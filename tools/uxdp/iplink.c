@@ -24,6 +24,7 @@
 
 #include <uxdp_link.h>
 
+#include "json_writer.h"
 #include "main.h"
 #include "script.h"
 
@@ -196,8 +197,55 @@ static int link_del(int argc, char **argv)
 	return 0;
 }
 
+/* ip's XDP_ATTACHED_* (include/uapi/linux/if_link.h): "mode" in ip -j link */
+#define XDP_ATTACHED_DRV	1
+#define XDP_ATTACHED_SKB	2
+#define XDP_ATTACHED_MULTI	4
+
+static void link_xdp_prog_json(struct json_writer *w, int mode, uint32_t id)
+{
+	jsonw_int_field(w, "mode", mode);
+	jsonw_name(w, "prog");
+	jsonw_start_object(w);
+	jsonw_uint_field(w, "id", id);
+	jsonw_end_object(w);
+}
+
+/* "xdp" as ip -j link show prints it: one program, or "attached" for both. */
+static void link_xdp_json(struct json_writer *w, const struct uxdp_link_info *li)
+{
+	jsonw_name(w, "xdp");
+	jsonw_start_object(w);
+	if (li->xdp_prog_id && li->xdpgeneric_prog_id) {
+		jsonw_int_field(w, "mode", XDP_ATTACHED_MULTI);
+		jsonw_name(w, "attached");
+		jsonw_start_array(w);
+		jsonw_start_object(w);
+		link_xdp_prog_json(w, XDP_ATTACHED_DRV, li->xdp_prog_id);
+		jsonw_end_object(w);
+		jsonw_start_object(w);
+		link_xdp_prog_json(w, XDP_ATTACHED_SKB, li->xdpgeneric_prog_id);
+		jsonw_end_object(w);
+		jsonw_end_array(w);
+	} else if (li->xdp_prog_id) {
+		link_xdp_prog_json(w, XDP_ATTACHED_DRV, li->xdp_prog_id);
+	} else {
+		link_xdp_prog_json(w, XDP_ATTACHED_SKB, li->xdpgeneric_prog_id);
+	}
+	if (li->xdpgeneric_prog_id)
+		jsonw_int_field(w, "xdpgeneric_linearize", li->xdpgeneric_linearize);
+	jsonw_end_object(w);
+}
+
+/*
+ * `link show [dev NAME]`: text as `ip link show`, JSON as `ip -j link
+ * show` (the kind in linkinfo.info_kind, as `ip -d` has it).
+ */
 static int link_show(int argc, char **argv)
 {
+	static const char *const flags[] = { "BROADCAST", "MULTICAST", "UP", "LOWER_UP" };
+	struct json_writer w;
+	char mac[18];
 	int only = 0;
 
 	if (argc) {
@@ -213,31 +261,59 @@ static int link_show(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (jsonw_open(&w))
+		return 1;
+	jsonw_start_array(&w);
 	for (int i = uxdp_link_next(0); i; i = uxdp_link_next(i)) {
-		struct uxdp_link_info li = { .sz = sizeof(li) };
-		char peer[40] = "";
+		struct uxdp_link_info li = { .sz = sizeof(li) }, pi = { .sz = sizeof(pi) };
+		const char *xdp = "";
 
 		if ((only && i != only) || uxdp_link_get_info(i, &li))
 			continue;
-		if (li.peer_ifindex) {
-			struct uxdp_link_info pi = { .sz = sizeof(pi) };
-
-			uxdp_link_get_info(li.peer_ifindex, &pi);
-			snprintf(peer, sizeof(peer), "@%s", pi.name);
+		if (li.peer_ifindex && uxdp_link_get_info(li.peer_ifindex, &pi))
+			li.peer_ifindex = 0;
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", li.addr[0], li.addr[1],
+			 li.addr[2], li.addr[3], li.addr[4], li.addr[5]);
+		if (li.xdp_prog_id || li.xdpgeneric_prog_id)
+			xdp = li.xdp_prog_id && li.xdpgeneric_prog_id ? " xdpmulti" :
+			      li.xdp_prog_id ? " xdp" : " xdpgeneric";
+		if (!json_output) {
+			printf("%d: %s%s%s: <BROADCAST,MULTICAST%s> mtu %u%s state %s mode DEFAULT\n"
+			       "    link/ether %s brd ff:ff:ff:ff:ff:ff\n", li.ifindex, li.name,
+			       li.peer_ifindex ? "@" : "", li.peer_ifindex ? pi.name : "",
+			       li.up ? ",UP,LOWER_UP" : "", li.mtu, xdp, li.up ? "UP" : "DOWN", mac);
+			printf("    %s\n", li.kind);
+			if (li.xdp_prog_id)
+				printf("    prog/xdp id %u\n", li.xdp_prog_id);
+			if (li.xdpgeneric_prog_id)
+				printf("    prog/xdpgeneric id %u xdpgeneric_linearize %d\n",
+				       li.xdpgeneric_prog_id, li.xdpgeneric_linearize);
 		}
-		if (json_output)
-			continue;	/* `link show` is for people; -j users read `stats` */
-		printf("%d: %s%s: <%s> mtu %u type %s%s\n    link/ether %02x:%02x:%02x:%02x:%02x:%02x\n",
-		       li.ifindex, li.name, peer, li.up ? "UP" : "DOWN", li.mtu, li.kind,
-		       li.xdp_prog_id ? " xdp" : "", li.addr[0], li.addr[1], li.addr[2], li.addr[3],
-		       li.addr[4], li.addr[5]);
-		if (li.xdp_prog_id)
-			printf("    prog/xdp id %u\n", li.xdp_prog_id);
-		if (li.xdpgeneric_prog_id)
-			printf("    prog/xdpgeneric id %u xdpgeneric_linearize %d\n",
-			       li.xdpgeneric_prog_id, li.xdpgeneric_linearize);
+		jsonw_start_object(&w);
+		jsonw_int_field(&w, "ifindex", li.ifindex);
+		if (li.peer_ifindex)
+			jsonw_string_field(&w, "link", pi.name);
+		jsonw_string_field(&w, "ifname", li.name);
+		jsonw_name(&w, "flags");
+		jsonw_start_array(&w);
+		for (unsigned int f = 0; f < (li.up ? 4 : 2); f++)
+			jsonw_string(&w, flags[f]);
+		jsonw_end_array(&w);
+		jsonw_uint_field(&w, "mtu", li.mtu);
+		if (*xdp)
+			link_xdp_json(&w, &li);
+		jsonw_string_field(&w, "operstate", li.up ? "UP" : "DOWN");
+		jsonw_string_field(&w, "link_type", "ether");
+		jsonw_string_field(&w, "address", mac);
+		jsonw_string_field(&w, "broadcast", "ff:ff:ff:ff:ff:ff");
+		jsonw_name(&w, "linkinfo");
+		jsonw_start_object(&w);
+		jsonw_string_field(&w, "info_kind", li.kind);
+		jsonw_end_object(&w);
+		jsonw_end_object(&w);
 	}
-	return 0;
+	jsonw_end_array(&w);
+	return run_append_writer("link", &w);
 }
 
 static int link_help(int argc, char **argv)

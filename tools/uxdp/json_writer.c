@@ -218,7 +218,9 @@ static void json_indent(FILE *f, unsigned int depth)
  * -p: a newline and indentation after every opening bracket and comma and
  * before every closing one, a blank after a colon; strings are copied as
  * they are (their brackets and commas are not structure); empty objects
- * and arrays stay "{}" and "[]".
+ * and arrays stay "{}" and "[]". Blanks between tokens are dropped, so
+ * @doc may be compact or not; several documents in a row (JSON lines)
+ * stay one per line group.
  */
 void json_print(FILE *f, const char *doc, bool pretty)
 {
@@ -241,23 +243,38 @@ void json_print(FILE *f, const char *doc, bool pretty)
 			continue;
 		}
 		switch (c) {
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+			break;
 		case '"':
 			in_str = true;
 			fputc(c, f);
 			break;
 		case '{':
-		case '[':
+		case '[': {
+			const char *q = p + 1;
+
+			while (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')
+				q++;
 			fputc(c, f);
-			if (p[1] == (c == '{' ? '}' : ']')) {
-				fputc(*++p, f);
+			if (*q == (c == '{' ? '}' : ']')) {
+				fputc(*q, f);
+				p = q;
+				if (!depth)
+					fputc('\n', f);
 				break;
 			}
 			json_indent(f, ++depth);
 			break;
+		}
 		case '}':
 		case ']':
 			json_indent(f, depth ? --depth : 0);
 			fputc(c, f);
+			if (!depth)
+				fputc('\n', f);	/* the end of a document */
 			break;
 		case ',':
 			fputc(c, f);
@@ -268,7 +285,9 @@ void json_print(FILE *f, const char *doc, bool pretty)
 			break;
 		default:
 			fputc(c, f);
+			/* a scalar document (null): its own line */
+			if (!depth && (p[1] == '\n' || !p[1]))
+				fputc('\n', f);
 		}
 	}
-	fputc('\n', f);
 }

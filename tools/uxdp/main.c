@@ -14,7 +14,9 @@
 
 #include <uxdp.h>
 
+#include "json_writer.h"
 #include "main.h"
+#include "script.h"
 
 bool json_output;
 bool pretty_output;
@@ -36,32 +38,41 @@ const struct cmd uxdp_objects[] = {
 	{ 0 }
 };
 
+void json_doc_print(char *doc)
+{
+	if (doc)
+		json_print(stdout, doc, false);	/* -p reindents all of stdout: main() */
+	free(doc);
+}
+
+/* {"KEY":"VALUE"} as the whole -j output. */
+static void print_string_object(const char *key, const char *value)
+{
+	struct json_writer w;
+
+	if (jsonw_open(&w))
+		return;
+	jsonw_start_object(&w);
+	jsonw_string_field(&w, key, value);
+	jsonw_end_object(&w);
+	json_doc_print(jsonw_close(&w));
+}
+
 void p_err(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	if (json_output) {
-		char buf[1024];
-		const char *s;
-
-		vsnprintf(buf, sizeof(buf), fmt, ap);
-		printf("{\"error\":\"");
-		for (s = buf; *s; s++) {
-			if (*s == '"' || *s == '\\')
-				putchar('\\');
-			if ((unsigned char)*s < 0x20)
-				printf("\\u%04x", *s);
-			else
-				putchar(*s);
-		}
-		printf("\"}\n");
-	} else {
-		fprintf(stderr, "Error: ");
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	}
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* A script's -j document keeps its completed results and the error. */
+	if (json_output && script_error(buf))
+		return;
+	if (json_output)
+		print_string_object("error", buf);
+	else
+		fprintf(stderr, "Error: %s\n", buf);
 }
 
 /* Digits of one hex word: "0a000001", "0x0a000001", "0a 00 00 01" (quoted); -1 if not hex. */
@@ -198,7 +209,7 @@ static int do_help(int argc, char **argv)
 static int do_version(int argc, char **argv)
 {
 	if (json_output)
-		printf("{\"version\":\"%s\"}\n", uxdp_version());
+		print_string_object("version", uxdp_version());
 	else
 		printf("uxdp %s\n", uxdp_version());
 	return 0;
@@ -214,7 +225,10 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	int opt;
+	FILE *real_stdout;
+	char *out = NULL;
+	size_t len = 0;
+	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "+jpqVh", opts, NULL)) >= 0) {
 		switch (opt) {
@@ -241,5 +255,22 @@ int main(int argc, char **argv)
 		do_help(0, NULL);
 		return EXIT_USAGE;
 	}
-	return cmd_select(uxdp_objects, argc, argv, NULL);
+	if (!pretty_output)
+		return cmd_select(uxdp_objects, argc, argv, NULL);
+	/*
+	 * -p: every command's JSON goes to stdout compact; it is kept here and
+	 * reindented in one place at the end.
+	 */
+	real_stdout = stdout;
+	stdout = open_memstream(&out, &len);
+	if (!stdout) {
+		stdout = real_stdout;
+		return cmd_select(uxdp_objects, argc, argv, NULL);
+	}
+	ret = cmd_select(uxdp_objects, argc, argv, NULL);
+	fclose(stdout);
+	stdout = real_stdout;
+	json_print(stdout, out, true);
+	free(out);
+	return ret;
 }

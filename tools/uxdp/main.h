@@ -23,6 +23,8 @@ extern bool quiet;
 #define EXIT_USAGE 2
 
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the compact JSON document @doc (reindented with -p) and free it. */
+void json_doc_print(char *doc);
 int cmd_select(const struct cmd *cmds, int argc, char **argv, const char *object);
 /*
  * Bytes in hex from argv[*i] on, in every form bpftool, iproute2 and the

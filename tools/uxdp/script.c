@@ -5,7 +5,9 @@
  * blanks), dispatch them by their first word to the link, map, run and
  * stats handlers. In a script the first bad line stops it with
  * `SCRIPT:LINE: what is wrong` and exit status 2 (1 for a runtime
- * failure); the shell reports and goes on.
+ * failure), with -j as the document's "error" next to what completed;
+ * the shell reports and goes on. SIGINT/SIGTERM stop a script after the
+ * line (or run) in progress.
  *
  * Kernel: none (iproute2's batch mode, ip -batch, is the model)
  */
@@ -29,6 +31,7 @@
 static const char *script_name = "-";
 static unsigned int script_line;
 static bool in_shell;		/* uxdp shell: quit and exit end it, a terminal or not */
+static bool script_batch;	/* a script (not the shell) is running */
 const char *script_dir = ".";
 
 static const struct {
@@ -55,7 +58,16 @@ void script_err(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	p_err("%s:%u: %s", script_name, script_line, msg);
+	if (!json_output || !script_error(msg))
+		p_err("%s:%u: %s", script_name, script_line, msg);
+}
+
+bool script_error(const char *msg)
+{
+	if (!script_batch)
+		return false;
+	run_set_error(script_line, msg);
+	return true;
 }
 
 unsigned int script_lineno(void)
@@ -241,7 +253,7 @@ static int run_stream(FILE *f, bool interactive)
 	}
 #endif
 	for (script_line = 1;; script_line++) {
-		if (read_line(f, interactive, &line, &cap) < 0)
+		if (run_stop_signal() || read_line(f, interactive, &line, &cap) < 0)
 			break;
 		argc = tokenize(line, argv, SCRIPT_MAX_ARGS);
 		if (argc < 0) {
@@ -252,7 +264,9 @@ static int run_stream(FILE *f, bool interactive)
 				break;
 			ret = dispatch(argc, argv);
 		}
-		if (ret && !interactive)
+		if (interactive && run_stop_signal())
+			run_signals_install();	/* the shell goes on after a stopped run */
+		else if ((ret && !interactive) || run_stop_signal())
 			break;
 		if (interactive)
 			ret = 0;
@@ -284,14 +298,20 @@ static int run_script(const char *path, bool interactive)
 		script_dir = dup ? dirname(dup) : ".";
 	}
 	run_output_begin();
+	run_signals_install();
+	script_batch = !interactive;
 	ret = run_stream(f, interactive);
 	/* A failed expectation fails the script, after the rest of it ran. */
 	if (script_expect_finish() && !ret)
 		ret = 1;
-	/* With -j a failed script printed {"error": ...}: one document only. */
-	run_output_end(!(json_output && ret));
 	if (coverage_script_end() && !ret)
 		ret = 1;
+	/* With -j one document: the completed results, and the error if any. */
+	run_output_end();
+	script_batch = false;
+	/* a signal that ended a run ends the script cleanly; elsewhere 128 + N */
+	if (run_stop_signal() && !ret && !run_stopped_a_run())
+		ret = 128 + run_stop_signal();
 	uxdp_link_del_all();
 	uxdp_ip_reset();
 	script_objects_close();

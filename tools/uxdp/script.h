@@ -41,6 +41,11 @@ extern const struct script_cmd expect_cmds[];
 /* Run one tokenized script line (link, map, addr, ... ; run and stats too). */
 int script_dispatch(int argc, char **argv);
 void script_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * p_err() with -j while a script runs: keep @msg for the document (which
+ * keeps the completed results) and return true; false outside a script.
+ */
+bool script_error(const char *msg);
 /* Line of the script being run (1-based). */
 unsigned int script_lineno(void);
 /* Directory of the running script, for relative object paths. */
@@ -76,8 +81,18 @@ void run_output_begin(void);
  * in most readers, so commands that repeat use distinct keys or arrays.
  */
 void run_append_json(const char *key, const char *body);
-/* Print the JSON document (-j) or the summary table if @print; free the runs. */
-void run_output_end(bool print);
+struct json_writer;
+/* The same with the JSON @w built (jsonw_open()); closes @w. 0, or 1 (memory). */
+int run_append_writer(const char *key, struct json_writer *w);
+/* Print the JSON document (-j) or the summary tables; free the runs. */
+void run_output_end(void);
+/* The first error of a script, kept for the -j document's "error". */
+void run_set_error(unsigned int line, const char *msg);
+/* SIGINT/SIGTERM end the run in progress and stop the script after it. */
+void run_signals_install(void);
+/* The signal that stopped the script, or 0; whether it ended a run. */
+int run_stop_signal(void);
+bool run_stopped_a_run(void);
 /* bpf_printk messages of the last run, one per line ("" if none). */
 const char *run_trace_lines(void);
 /* UXDP_LEAK_CHECK=1: 1 and a message if datapath memory is still in use. */

@@ -85,6 +85,8 @@ static int run_one(const char *path, FILE *out)
 
 		dup2(fd, STDOUT_FILENO);
 		dup2(fd, STDERR_FILENO);
+		if (fileno(stdout) != STDOUT_FILENO)	/* -p keeps stdout in memory */
+			stdout = fdopen(STDOUT_FILENO, "w");
 		if (chdir(dirname(dup))) {
 			perror(path);
 			_exit(EXIT_USAGE);

@@ -100,6 +100,10 @@ START_TEST(test_pretty)
 	ck_assert_str_eq(s, "{\n  \"a\": [\n    1,\n    {\n      \"b\": \"x,{y}[\\\"\"\n    }\n  ],\n"
 			 "  \"c\": {},\n  \"d\": []\n}\n");
 	free(s);
+	/* JSON lines, blanks, a scalar document */
+	s = pretty("{\"a\": 1}\n[ ]\nnull\n{\"b\":\" x \"}\n");
+	ck_assert_str_eq(s, "{\n  \"a\": 1\n}\n[]\nnull\n{\n  \"b\": \" x \"\n}\n");
+	free(s);
 }
 END_TEST
 
