@@ -1466,6 +1466,23 @@ static int emit_fused(struct jit_ctx *c, u32 i)
 		emit_lea_index(c, w, dst, dst, dst, mul_lea_scale(a->imm), b->imm);
 		return 2;
 	}
+	/*
+	 * "rX = rY; rX += K" (pointer arithmetic, clang's fp - K) as one
+	 * lea; in 32 bits the operand size truncates as the ALU32 pair does.
+	 */
+	if ((a->code == (BPF_ALU64 | BPF_MOV | BPF_X) || a->code == (BPF_ALU | BPF_MOV | BPF_X)) &&
+	    !a->off && (b->code == (BPF_CLASS(a->code) | BPF_ADD | BPF_K) ||
+			(b->code == (BPF_CLASS(a->code) | BPF_SUB | BPF_K) && b->imm != S32_MIN))) {
+		emit_mem(c, 0x8d, w, dst, reg2hex[a->src_reg & 0xf],
+			 BPF_OP(b->code) == BPF_ADD ? b->imm : -b->imm);
+		return 2;
+	}
+	/* "rX <<= 32; rX >>= 32", clang's zero extension, as mov eX, eX */
+	if (a->code == (BPF_ALU64 | BPF_LSH | BPF_K) && a->imm == 32 &&
+	    b->code == (BPF_ALU64 | BPF_RSH | BPF_K) && b->imm == 32) {
+		emit_mov_rr(c, false, dst, dst);
+		return 2;
+	}
 	return 0;
 }
 

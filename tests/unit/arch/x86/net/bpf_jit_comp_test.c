@@ -98,10 +98,10 @@ static const u8 pairs[][2] = {
 };
 
 /*
- * r0, r2..r9 from mem[0..8]; one instruction @op on them; then every
- * register is folded into r0, so a clobbered register shows too.
+ * r0, r2..r9 from mem[0..8]; the @nr_ops instructions @ops on them; then
+ * every register is folded into r0, so a clobbered register shows too.
  */
-static int one_op(struct bpf_insn op, u32 rounds)
+static int ops_run(const struct bpf_insn *ops, u32 nr_ops, u32 rounds)
 {
 	struct bpf_insn insns[40];
 	struct bpf_prog *prog;
@@ -111,7 +111,8 @@ static int one_op(struct bpf_insn op, u32 rounds)
 
 	for (k = 0; k < 9; k++)
 		insns[n++] = BPF_LDX_MEM(BPF_DW, regs[k], BPF_REG_1, 8 * k);
-	insns[n++] = op;
+	for (k = 0; k < nr_ops; k++)
+		insns[n++] = ops[k];
 	for (k = 1; k < 9; k++) {
 		insns[n++] = BPF_ALU64_IMM(BPF_MUL, BPF_REG_0, 31);
 		insns[n++] = BPF_ALU64_REG(BPF_ADD, BPF_REG_0, regs[k]);
@@ -120,7 +121,7 @@ static int one_op(struct bpf_insn op, u32 rounds)
 	prog = load_prog(insns, n, BPF_PROG_TYPE_UNSPEC, log_buf, sizeof(log_buf), NULL);
 	if (!prog)
 		return 0;
-	ck_assert_msg(prog->jited, "op %#x not JITed: %s", op.code, prog->aux->jit_reason);
+	ck_assert_msg(prog->jited, "op %#x not JITed: %s", ops[0].code, prog->aux->jit_reason);
 	for (r = 0; r < rounds; r++) {
 		enum bpf_abort_reason reason;
 
@@ -132,6 +133,64 @@ static int one_op(struct bpf_insn op, u32 rounds)
 	bpf_prog_put(prog);
 	return 1;
 }
+
+static int one_op(struct bpf_insn op, u32 rounds)
+{
+	return ops_run(&op, 1, rounds);
+}
+
+/*
+ * The pairs emit_fused() turns into one x86 instruction (mov + add/sub as
+ * lea, in 64 and 32 bits; lsh 32 + rsh 32 as mov r32), over register
+ * pairs and constants at the edges, and the near misses that must stay
+ * two instructions (other shift counts, a different register, a mix of
+ * widths).
+ */
+START_TEST(test_fused_pairs)
+{
+	static const s32 imms[] = { 0, 1, -1, 8, -8, 127, 128, -128, -129, 0x7fffffff,
+				    S32_MIN, S32_MIN + 1 };
+	static const u8 cls[][2] = {
+		{ BPF_ALU64, BPF_ALU64 }, { BPF_ALU, BPF_ALU }, { BPF_ALU, BPF_ALU64 },
+		{ BPF_ALU64, BPF_ALU },
+	};
+	u32 p, k, w, loaded = 0;
+
+	bpf_jit_enable = 1;
+	for (p = 0; p < ARRAY_SIZE(pairs); p++) {
+		u8 d = pairs[p][0], sr = pairs[p][1];
+
+		for (w = 0; w < ARRAY_SIZE(cls); w++)
+			for (k = 0; k < ARRAY_SIZE(imms); k++) {
+				struct bpf_insn add[] = {
+					BPF_RAW_INSN(cls[w][0] | BPF_MOV | BPF_X, d, sr, 0, 0),
+					BPF_RAW_INSN(cls[w][1] | BPF_ADD | BPF_K, d, 0, 0, imms[k]),
+				};
+				struct bpf_insn sub[] = {
+					BPF_RAW_INSN(cls[w][0] | BPF_MOV | BPF_X, d, sr, 0, 0),
+					BPF_RAW_INSN(cls[w][1] | BPF_SUB | BPF_K, d, 0, 0, imms[k]),
+				};
+
+				loaded += ops_run(add, 2, 8);
+				loaded += ops_run(sub, 2, 8);
+			}
+		for (k = 31; k <= 33; k++) {
+			struct bpf_insn zext[] = {
+				BPF_ALU64_IMM(BPF_LSH, d, 32),
+				BPF_ALU64_IMM(BPF_RSH, d, k),
+			};
+			struct bpf_insn other[] = {
+				BPF_ALU64_IMM(BPF_LSH, d, 32),
+				BPF_ALU64_IMM(BPF_RSH, sr, 32),
+			};
+
+			loaded += ops_run(zext, 2, 20);
+			loaded += ops_run(other, 2, 20);
+		}
+	}
+	ck_assert_uint_eq(loaded, ARRAY_SIZE(pairs) * (ARRAY_SIZE(cls) * ARRAY_SIZE(imms) * 2 + 6));
+}
+END_TEST
 
 START_TEST(test_alu_ops)
 {
@@ -840,6 +899,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jmp_ops);
 	tcase_add_test(tc, test_div_special);
 	tcase_add_test(tc, test_direct_image);
+	tcase_add_test(tc, test_fused_pairs);
 	tcase_add_test(tc, test_direct_subprog_calls);
 	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
