@@ -7,6 +7,7 @@
 #ifndef _UXDP_EXAMPLES_BPF_KFUNCS_H
 #define _UXDP_EXAMPLES_BPF_KFUNCS_H
 
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
@@ -49,5 +50,18 @@ extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
 				    enum xdp_rss_hash_type *rss_type) __ksym;
 extern int bpf_xdp_metadata_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
 					__u16 *vlan_tci) __ksym;
+
+/* dynptrs (kernel/bpf/helpers.c, net/core/filter.c) */
+extern int bpf_dynptr_from_xdp(struct xdp_md *x, __u64 flags,
+			       struct bpf_dynptr *ptr__uninit) __ksym;
+extern void *bpf_dynptr_slice(const struct bpf_dynptr *p, __u32 offset, void *buffer__opt,
+			      __u32 buffer__szk) __ksym;
+extern void *bpf_dynptr_slice_rdwr(const struct bpf_dynptr *p, __u32 offset,
+				   void *buffer__opt, __u32 buffer__szk) __ksym;
+extern int bpf_dynptr_adjust(const struct bpf_dynptr *p, __u32 start, __u32 end) __ksym;
+extern bool bpf_dynptr_is_null(const struct bpf_dynptr *p) __ksym;
+extern bool bpf_dynptr_is_rdonly(const struct bpf_dynptr *p) __ksym;
+extern __u32 bpf_dynptr_size(const struct bpf_dynptr *p) __ksym;
+extern int bpf_dynptr_clone(const struct bpf_dynptr *p, struct bpf_dynptr *clone__uninit) __ksym;
 
 #endif

@@ -283,11 +283,15 @@ enum bpf_type_flag {
 	MEM_FIXED_SIZE		= 1u << (10 + BPF_BASE_TYPE_BITS),
 	MEM_ALLOC		= 1u << (11 + BPF_BASE_TYPE_BITS),
 	PTR_TRUSTED		= 1u << (12 + BPF_BASE_TYPE_BITS),
+	DYNPTR_TYPE_SKB		= 1u << (15 + BPF_BASE_TYPE_BITS),
 	DYNPTR_TYPE_XDP		= 1u << (16 + BPF_BASE_TYPE_BITS),
 	MEM_ALIGNED		= 1u << (17 + BPF_BASE_TYPE_BITS),
 	MEM_WRITE		= 1u << (18 + BPF_BASE_TYPE_BITS),
 	OBJ_RELEASE		= 1u << (5 + BPF_BASE_TYPE_BITS),
 };
+
+#define DYNPTR_TYPE_FLAG_MASK	(DYNPTR_TYPE_LOCAL | DYNPTR_TYPE_RINGBUF | DYNPTR_TYPE_SKB | \
+				 DYNPTR_TYPE_XDP)
 
 enum bpf_arg_type {
 	ARG_DONTCARE = 0,
@@ -343,6 +347,8 @@ enum bpf_return_type {
 	/* a ringbuf record of the size in the size argument */
 	RET_PTR_TO_RINGBUF_MEM_OR_NULL	= PTR_MAYBE_NULL | MEM_RINGBUF | RET_PTR_TO_MEM,
 	RET_PTR_TO_ALLOC_MEM_OR_NULL	= RET_PTR_TO_RINGBUF_MEM_OR_NULL,	/* uxdp's old name */
+	/* memory of a dynptr (bpf_dynptr_data), of the size in the size argument */
+	RET_PTR_TO_DYNPTR_MEM_OR_NULL	= PTR_MAYBE_NULL | RET_PTR_TO_MEM,
 };
 
 struct bpf_func_proto {
@@ -387,6 +393,39 @@ extern const struct bpf_func_proto bpf_trace_vprintk_proto;
 extern const struct bpf_func_proto bpf_snprintf_proto;
 extern const struct bpf_func_proto bpf_spin_lock_proto;
 extern const struct bpf_func_proto bpf_spin_unlock_proto;
+
+/*
+ * Dynptrs (kernel/bpf/helpers.c): the program's 16-byte struct bpf_dynptr
+ * is the kernel's struct bpf_dynptr_kern: @data the object (an xdp_buff
+ * for BPF_DYNPTR_TYPE_XDP), @size its low 24 bits the size, bits 28-30 the
+ * type, bit 31 "read-only"; @offset where the view starts. uxdp makes XDP
+ * dynptrs only (bpf_dynptr_from_xdp); the verifier refuses the other
+ * constructors as unknown helpers or kfuncs.
+ */
+enum bpf_dynptr_type {
+	BPF_DYNPTR_TYPE_INVALID,
+	BPF_DYNPTR_TYPE_LOCAL,
+	BPF_DYNPTR_TYPE_RINGBUF,
+	BPF_DYNPTR_TYPE_SKB,
+	BPF_DYNPTR_TYPE_XDP,
+};
+
+struct bpf_dynptr_kern {
+	void *data;
+	u32 size;
+	u32 offset;
+} __aligned(8);
+
+#define BPF_DYNPTR_SIZE		sizeof(struct bpf_dynptr_kern)
+#define BPF_DYNPTR_NR_SLOTS	(BPF_DYNPTR_SIZE / 8)
+
+void bpf_dynptr_init(struct bpf_dynptr_kern *ptr, void *data, enum bpf_dynptr_type type,
+		     u32 offset, u32 size);
+void bpf_dynptr_set_null(struct bpf_dynptr_kern *ptr);
+
+extern const struct bpf_func_proto bpf_dynptr_read_proto;
+extern const struct bpf_func_proto bpf_dynptr_write_proto;
+extern const struct bpf_func_proto bpf_dynptr_data_proto;
 
 /* Provided by kernel/bpf/ringbuf.c (maps work). */
 extern const struct bpf_func_proto bpf_ringbuf_output_proto;

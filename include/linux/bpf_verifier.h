@@ -197,6 +197,13 @@ struct bpf_reg_state {
 	union {
 		u32 subprogno;	/* PTR_TO_FUNC */
 		u32 btf_id;	/* PTR_TO_BTF_ID: enum btf_kernel_struct */
+		/* a STACK_DYNPTR slot: its enum bpf_dynptr_type, and whether
+		 * it is the dynptr's first (higher) slot */
+		struct {
+			u8 type;
+			bool first_slot;
+			u16 pad;
+		} dynptr;
 	};
 	u32 frameno;		/* PTR_TO_STACK: whose frame */
 	struct bpf_map *map_ptr; /* CONST_PTR_TO_MAP, PTR_TO_MAP_VALUE, ringbuf PTR_TO_MEM */
@@ -210,6 +217,7 @@ struct bpf_reg_state {
 	 * scalars copied from one another, share an id (0: none). */
 	u32 id;
 	u32 ref_obj_id;		/* the acquired reference this pointer is */
+	u32 dynptr_id;		/* a dynptr slice: the id of its dynptr's slots */
 	bool precise;
 };
 
@@ -518,6 +526,30 @@ static inline bool is_spilled_scalar_reg(const struct bpf_stack_state *stack)
 
 /* kernel/bpf/verifier.c */
 __printf(2, 3) void verbose(struct bpf_verifier_env *env, const char *fmt, ...);
+/* A released or invalidated pointer becomes NOT_INIT (privileged: unknown). */
+void mark_reg_invalid(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+
+/*
+ * kernel/bpf/dynptr.c: dynptrs on the stack (two STACK_DYNPTR slots, the
+ * first one's spilled_ptr holding type and id). @reg is the PTR_TO_STACK
+ * argument. Kernel: the verifier's dynptr_get_spi(), ... of the same names.
+ */
+int dynptr_get_spi(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+bool is_dynptr_reg_valid_uninit(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+bool is_dynptr_reg_valid_init(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+int mark_stack_slots_dynptr(struct bpf_verifier_env *env, struct bpf_reg_state *reg,
+			    enum bpf_dynptr_type type);
+/* A store over slot @spi of @state ends the dynptr there and its slices. */
+int destroy_if_dynptr_stack_slot(struct bpf_verifier_env *env, struct bpf_func_state *state,
+				 int spi);
+int dynptr_id(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+enum bpf_dynptr_type dynptr_get_type(struct bpf_verifier_env *env, struct bpf_reg_state *reg);
+const char *dynptr_type_str(enum bpf_dynptr_type type);
+/* A slice of an XDP (packet) dynptr: invalid once the packet changes. */
+static inline bool reg_is_dynptr_slice_pkt(const struct bpf_reg_state *reg)
+{
+	return base_type(reg->type) == PTR_TO_MEM && (reg->type & (DYNPTR_TYPE_SKB | DYNPTR_TYPE_XDP));
+}
 #define bpf_verbose verbose
 #define vinsn(env, idx, fmt, ...)	verbose(env, "insn %u: " fmt "\n", (u32)(idx), ##__VA_ARGS__)
 

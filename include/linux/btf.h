@@ -44,10 +44,13 @@ enum kfunc_arg_kind {
 	KF_ARG_PTR_TO_MEM_SIZE,	/* memory whose size is the next argument ("__sz") */
 	KF_ARG_CONST_SIZE,	/* that size */
 	KF_ARG_PTR_TO_BTF_ID,	/* pointer to the kernel struct @btf_id */
+	KF_ARG_PTR_TO_DYNPTR,	/* struct bpf_dynptr * on the stack */
 };
 
 /* argument annotations (parameter name suffixes in the kernel) */
 #define KF_ARG_F_OPT	(1 << 0)	/* "__opt": NULL allowed (with size 0) */
+#define KF_ARG_F_UNINIT	(1 << 1)	/* "__uninit": a dynptr the kfunc constructs */
+#define KF_ARG_F_CONST	(1 << 2)	/* "__szk": the size must be a known constant */
 
 /* Kernel structs kfuncs hand out (PTR_TO_BTF_ID), uxdp's own numbering. */
 enum btf_kernel_struct {
@@ -61,13 +64,23 @@ enum kfunc_ret_kind {
 	KF_RET_INT,		/* a scalar */
 	KF_RET_VOID,
 	KF_RET_PTR_TO_BTF_ID,	/* pointer to the kernel struct ret_btf_id */
+	/* a slice of the dynptr argument, of the constant size argument's
+	 * bytes (bpf_dynptr_slice, bpf_dynptr_slice_rdwr) */
+	KF_RET_DYNPTR_SLICE_RDONLY,
+	KF_RET_DYNPTR_SLICE_RDWR,
 };
 
 struct kfunc_arg {
 	u8 kind;		/* enum kfunc_arg_kind */
 	u8 flags;		/* KF_ARG_F_* */
 	u16 size;		/* KF_ARG_PTR_TO_MEM */
-	u32 btf_id;		/* KF_ARG_PTR_TO_BTF_ID: enum btf_kernel_struct */
+	union {
+		u32 btf_id;	/* KF_ARG_PTR_TO_BTF_ID: enum btf_kernel_struct */
+		/* KF_ARG_PTR_TO_DYNPTR with KF_ARG_F_UNINIT: the enum
+		 * bpf_dynptr_type made, BPF_DYNPTR_TYPE_INVALID for the type
+		 * of the kfunc's initialised dynptr argument (a clone) */
+		u32 dynptr_type;
+	};
 };
 
 /*
@@ -91,8 +104,11 @@ struct btf_kfunc_id_set {
 	u32 cnt;
 };
 
-/* The sets (net/core/xdp.c, net/netfilter/nf_conntrack_bpf.c, ...). */
+/* The sets (net/core/xdp.c, net/core/filter.c, kernel/bpf/helpers.c,
+ * net/netfilter/nf_conntrack_bpf.c, ...). */
 extern const struct btf_kfunc_id_set xdp_metadata_kfunc_set;
+extern const struct btf_kfunc_id_set xdp_kfunc_set;
+extern const struct btf_kfunc_id_set common_kfunc_set;
 extern const struct btf_kfunc_id_set nf_conntrack_kfunc_set;
 extern const struct btf_kfunc_id_set nf_flow_kfunc_set;
 

@@ -188,6 +188,20 @@ extern int (*bpf_fib_lookup_hook)(struct xdp_buff *xdp, struct bpf_fib_lookup *p
 struct net_device;
 extern struct net_device *(*bpf_dev_get_by_index_hook)(int ifindex);
 
+/*
+ * Byte access to an xdp_buff across its frags (net/core/filter.c), for the
+ * XDP dynptr: a direct pointer to [offset, offset + len) when it lies in
+ * one piece, NULL when it spans pieces, ERR_PTR on a bad range; the copy
+ * in (@flush) or out of @buf; the load and store of the helpers.
+ */
+void *bpf_xdp_pointer(struct xdp_buff *xdp, u32 offset, u32 len);
+void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf, unsigned long len,
+		      bool flush);
+int __bpf_xdp_load_bytes(struct xdp_buff *xdp, u32 offset, void *buf, u32 len);
+/* Does [addr, addr + size) lie in one frag of @xdp? (a dynptr slice may) */
+bool bpf_xdp_frags_contain(const struct xdp_buff *xdp, u64 addr, u64 size);
+int __bpf_xdp_store_bytes(struct xdp_buff *xdp, u32 offset, void *buf, u32 len);
+
 extern const struct bpf_func_proto bpf_xdp_redirect_proto;
 extern const struct bpf_func_proto bpf_xdp_redirect_map_proto;
 extern const struct bpf_func_proto bpf_csum_diff_proto;

@@ -19,6 +19,8 @@
 
 static const struct btf_kfunc_id_set *const btf_kfunc_sets[] = {
 	&xdp_metadata_kfunc_set,
+	&xdp_kfunc_set,
+	&common_kfunc_set,
 	&nf_conntrack_kfunc_set,
 	&nf_flow_kfunc_set,
 };

@@ -313,6 +313,7 @@ bpf_region_check(const struct bpf_interp *st, u32 rgn, u64 addr, u64 size)
 	case BPF_RGN_ANY:
 		if (bpf_range_ok(st->stack_lo, st->stack_hi, addr, size) ||
 		    bpf_pkt_ok(st, addr, size) ||
+		    bpf_xdp_frags_contain(st->xdp, addr, size) ||
 		    (st->mem && bpf_range_ok(st->mem, st->mem + st->mem_len, addr, size)))
 			return BPF_ABORT_NONE;
 		for (i = 0; i < prog->aux->used_map_cnt; i++)

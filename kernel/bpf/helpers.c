@@ -17,9 +17,17 @@
  * bpf_spin_lock()/bpf_spin_unlock() take the lock word of a map value
  * (see <linux/bpf.h>).
  *
+ * Dynptrs: the helpers (bpf_dynptr_read/write/data) and the kfuncs of the
+ * common set (bpf_dynptr_slice/_rdwr, _adjust, _is_null, _is_rdonly, _size,
+ * _clone) over the XDP dynptrs bpf_dynptr_from_xdp() makes
+ * (net/core/filter.c).
+ *
  * Kernel: kernel/bpf/helpers.c bpf_map_*_elem(), bpf_ktime_get_*(),
  *         bpf_spin_lock(), bpf_spin_unlock(), copy_map_value_locked(),
- *         bpf_bprintf_prepare(), bpf_snprintf();
+ *         bpf_bprintf_prepare(), bpf_snprintf(), bpf_dynptr_read(),
+ *         bpf_dynptr_write(), bpf_dynptr_data(), bpf_dynptr_slice(),
+ *         bpf_dynptr_slice_rdwr(), bpf_dynptr_adjust(), bpf_dynptr_is_null(),
+ *         bpf_dynptr_is_rdonly(), bpf_dynptr_size(), bpf_dynptr_clone();
  *         kernel/trace/bpf_trace.c bpf_trace_printk(), bpf_trace_vprintk();
  *         lib/random32.c prandom_u32_state()
  * Differs: plain %p prints the raw address (the kernel prints a hashed
@@ -28,6 +36,8 @@
  *          not by page faults; the trace buffer is a 64 KiB line buffer
  *          under a mutex, not the ftrace ring (a full buffer drops new
  *          messages); messages always end in one '\n'.
+ *          Only XDP dynptrs exist, so a dynptr of another type (which the
+ *          verifier cannot produce) gets -EFAULT or NULL.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -38,9 +48,11 @@
 #include <time.h>
 
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/smp.h>
+#include <net/xdp.h>
 
 /* ---- map elements ------------------------------------------------------- */
 
@@ -935,3 +947,237 @@ void check_and_init_map_value(const struct bpf_map *map, void *dst)
 	if (btf_record_has_spin_lock(map))
 		memset((u8 *)dst + map->spin_lock_off, 0, sizeof(u32));
 }
+
+/* ---- dynptrs ------------------------------------------------------------ */
+
+#define DYNPTR_RDONLY_BIT	(1u << 31)
+#define DYNPTR_TYPE_SHIFT	28
+#define DYNPTR_TYPE_MASK	0x7
+#define DYNPTR_SIZE_MASK	0xffffff
+
+static bool __bpf_dynptr_is_rdonly(const struct bpf_dynptr_kern *ptr)
+{
+	return ptr->size & DYNPTR_RDONLY_BIT;
+}
+
+static enum bpf_dynptr_type bpf_dynptr_get_type(const struct bpf_dynptr_kern *ptr)
+{
+	return (ptr->size >> DYNPTR_TYPE_SHIFT) & DYNPTR_TYPE_MASK;
+}
+
+static u32 __bpf_dynptr_size(const struct bpf_dynptr_kern *ptr)
+{
+	return ptr->size & DYNPTR_SIZE_MASK;
+}
+
+static void bpf_dynptr_set_size(struct bpf_dynptr_kern *ptr, u32 new_size)
+{
+	ptr->size = (ptr->size & ~DYNPTR_SIZE_MASK) | new_size;
+}
+
+void bpf_dynptr_init(struct bpf_dynptr_kern *ptr, void *data, enum bpf_dynptr_type type,
+		     u32 offset, u32 size)
+{
+	ptr->data = data;
+	ptr->offset = offset;
+	ptr->size = size | ((u32)type << DYNPTR_TYPE_SHIFT);
+}
+
+void bpf_dynptr_set_null(struct bpf_dynptr_kern *ptr)
+{
+	memset(ptr, 0, sizeof(*ptr));
+}
+
+/* -E2BIG unless [offset, offset + len) lies in the view (u64: no wrap). */
+static int bpf_dynptr_check_off_len(const struct bpf_dynptr_kern *ptr, u64 offset, u64 len)
+{
+	u64 size = __bpf_dynptr_size(ptr);
+
+	if (len > size || offset > size - len)
+		return -E2BIG;
+	return 0;
+}
+
+BPF_CALL_5(bpf_dynptr_read, void *, dst, u32, len, const struct bpf_dynptr_kern *, src,
+	   u32, offset, u64, flags)
+{
+	int err;
+
+	if (!src->data || flags)
+		return (u64)-EINVAL;
+	err = bpf_dynptr_check_off_len(src, offset, len);
+	if (err)
+		return (u64)(s64)err;
+	if (bpf_dynptr_get_type(src) != BPF_DYNPTR_TYPE_XDP)
+		return (u64)-EFAULT;
+	return (u64)(s64)__bpf_xdp_load_bytes(src->data, src->offset + offset, dst, len);
+}
+
+const struct bpf_func_proto bpf_dynptr_read_proto = {
+	.func		= bpf_dynptr_read,
+	.name		= "bpf_dynptr_read",
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO,
+			    ARG_PTR_TO_DYNPTR | MEM_RDONLY, ARG_ANYTHING, ARG_ANYTHING },
+};
+
+BPF_CALL_5(bpf_dynptr_write, const struct bpf_dynptr_kern *, dst, u32, offset, void *, src,
+	   u32, len, u64, flags)
+{
+	int err;
+
+	if (!dst->data || __bpf_dynptr_is_rdonly(dst))
+		return (u64)-EINVAL;
+	err = bpf_dynptr_check_off_len(dst, offset, len);
+	if (err)
+		return (u64)(s64)err;
+	if (bpf_dynptr_get_type(dst) != BPF_DYNPTR_TYPE_XDP)
+		return (u64)-EFAULT;
+	if (flags)
+		return (u64)-EINVAL;
+	return (u64)(s64)__bpf_xdp_store_bytes(dst->data, dst->offset + offset, src, len);
+}
+
+const struct bpf_func_proto bpf_dynptr_write_proto = {
+	.func		= bpf_dynptr_write,
+	.name		= "bpf_dynptr_write",
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_DYNPTR | MEM_RDONLY, ARG_ANYTHING,
+			    ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+};
+
+/* XDP (and skb) dynptrs have no direct data: bpf_dynptr_slice() is theirs. */
+BPF_CALL_3(bpf_dynptr_data, const struct bpf_dynptr_kern *, ptr, u32, offset, u32, len)
+{
+	(void)ptr, (void)offset, (void)len;
+	return 0;
+}
+
+const struct bpf_func_proto bpf_dynptr_data_proto = {
+	.func		= bpf_dynptr_data,
+	.name		= "bpf_dynptr_data",
+	.ret_type	= RET_PTR_TO_DYNPTR_MEM_OR_NULL,
+	.arg_type	= { ARG_PTR_TO_DYNPTR | MEM_RDONLY, ARG_ANYTHING,
+			    ARG_CONST_ALLOC_SIZE_OR_ZERO },
+};
+
+static u64 bpf_dynptr_slice(u64 p, u64 offset, u64 buffer__opt, u64 buffer__szk, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+	void *buf = (void *)(uintptr_t)buffer__opt;
+	struct xdp_buff *xdp;
+	u32 off;
+	char *d;
+
+	(void)r5;
+	if (!ptr->data || bpf_dynptr_check_off_len(ptr, (u32)offset, buffer__szk))
+		return 0;
+	if (bpf_dynptr_get_type(ptr) != BPF_DYNPTR_TYPE_XDP)
+		return 0;
+	xdp = ptr->data;
+	off = ptr->offset + (u32)offset;
+	/* a direct pointer where the bytes lie in one piece (linear part or
+	 * one frag: the hardened checks of a slice's accesses know frags) */
+	d = bpf_xdp_pointer(xdp, off, buffer__szk);
+	if (!IS_ERR_OR_NULL(d))
+		return (uintptr_t)d;
+	if (!buf)
+		return 0;
+	bpf_xdp_copy_buf(xdp, off, buf, buffer__szk, false);
+	return (uintptr_t)buf;
+}
+
+static u64 bpf_dynptr_slice_rdwr(u64 p, u64 offset, u64 buffer__opt, u64 buffer__szk, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+
+	if (!ptr->data || __bpf_dynptr_is_rdonly(ptr))
+		return 0;
+	return bpf_dynptr_slice(p, offset, buffer__opt, buffer__szk, r5);
+}
+
+static u64 bpf_dynptr_adjust(u64 p, u64 start, u64 end, u64 r4, u64 r5)
+{
+	struct bpf_dynptr_kern *ptr = (void *)(uintptr_t)p;
+	u32 size, s = (u32)start, e = (u32)end;
+
+	(void)r4, (void)r5;
+	if (!ptr->data || s > e)
+		return (u64)-EINVAL;
+	size = __bpf_dynptr_size(ptr);
+	if (s > size || e > size)
+		return (u64)-ERANGE;
+	ptr->offset += s;
+	bpf_dynptr_set_size(ptr, e - s);
+	return 0;
+}
+
+static u64 bpf_dynptr_is_null(u64 p, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	return !ptr->data;
+}
+
+static u64 bpf_dynptr_is_rdonly(u64 p, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	return ptr->data && __bpf_dynptr_is_rdonly(ptr);
+}
+
+static u64 bpf_dynptr_size(u64 p, u64 r2, u64 r3, u64 r4, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+
+	(void)r2, (void)r3, (void)r4, (void)r5;
+	if (!ptr->data)
+		return (u32)-EINVAL;	/* the kfunc returns a __u32 */
+	return __bpf_dynptr_size(ptr);
+}
+
+static u64 bpf_dynptr_clone(u64 p, u64 clone__uninit, u64 r3, u64 r4, u64 r5)
+{
+	const struct bpf_dynptr_kern *ptr = (const void *)(uintptr_t)p;
+	struct bpf_dynptr_kern *clone = (void *)(uintptr_t)clone__uninit;
+
+	(void)r3, (void)r4, (void)r5;
+	if (!ptr->data) {
+		bpf_dynptr_set_null(clone);
+		return (u64)-EINVAL;
+	}
+	*clone = *ptr;
+	return 0;
+}
+
+#define KF_DYNPTR		{ .kind = KF_ARG_PTR_TO_DYNPTR }
+#define KF_DYNPTR_BUF		{ .kind = KF_ARG_PTR_TO_MEM_SIZE, .flags = KF_ARG_F_OPT }
+#define KF_DYNPTR_BUF_SZK	{ .kind = KF_ARG_CONST_SIZE, .flags = KF_ARG_F_CONST }
+#define KF_SCALAR		{ .kind = KF_ARG_SCALAR }
+
+static const struct bpf_kfunc_proto common_kfuncs[] = {
+	{ .name = "bpf_dynptr_slice", .func = bpf_dynptr_slice, .flags = KF_RET_NULL,
+	  .ret = KF_RET_DYNPTR_SLICE_RDONLY, .nargs = 4,
+	  .args = { KF_DYNPTR, KF_SCALAR, KF_DYNPTR_BUF, KF_DYNPTR_BUF_SZK } },
+	{ .name = "bpf_dynptr_slice_rdwr", .func = bpf_dynptr_slice_rdwr, .flags = KF_RET_NULL,
+	  .ret = KF_RET_DYNPTR_SLICE_RDWR, .nargs = 4,
+	  .args = { KF_DYNPTR, KF_SCALAR, KF_DYNPTR_BUF, KF_DYNPTR_BUF_SZK } },
+	{ .name = "bpf_dynptr_adjust", .func = bpf_dynptr_adjust, .ret = KF_RET_INT, .nargs = 3,
+	  .args = { KF_DYNPTR, KF_SCALAR, KF_SCALAR } },
+	{ .name = "bpf_dynptr_is_null", .func = bpf_dynptr_is_null, .ret = KF_RET_INT,
+	  .nargs = 1, .args = { KF_DYNPTR } },
+	{ .name = "bpf_dynptr_is_rdonly", .func = bpf_dynptr_is_rdonly, .ret = KF_RET_INT,
+	  .nargs = 1, .args = { KF_DYNPTR } },
+	{ .name = "bpf_dynptr_size", .func = bpf_dynptr_size, .ret = KF_RET_INT, .nargs = 1,
+	  .args = { KF_DYNPTR } },
+	{ .name = "bpf_dynptr_clone", .func = bpf_dynptr_clone, .ret = KF_RET_INT, .nargs = 2,
+	  .args = { KF_DYNPTR, { .kind = KF_ARG_PTR_TO_DYNPTR, .flags = KF_ARG_F_UNINIT,
+				 .dynptr_type = BPF_DYNPTR_TYPE_INVALID } } },
+};
+
+const struct btf_kfunc_id_set common_kfunc_set = {
+	.set = common_kfuncs,
+	.cnt = ARRAY_SIZE(common_kfuncs),
+};

@@ -336,6 +336,16 @@ static bool stacksafe(struct bpf_verifier_env *env, const struct bpf_func_state 
 				     idmap, exact))
 				return false;
 			break;
+		case STACK_DYNPTR: {
+			const struct bpf_reg_state *o = &old->stack[spi].spilled_ptr;
+			const struct bpf_reg_state *c = &cur->stack[spi].spilled_ptr;
+
+			if (o->dynptr.type != c->dynptr.type ||
+			    o->dynptr.first_slot != c->dynptr.first_slot ||
+			    !check_ids(o->ref_obj_id, c->ref_obj_id, idmap))
+				return false;
+			break;
+		}
 		case STACK_MISC:
 		case STACK_ZERO:
 		case STACK_INVALID:

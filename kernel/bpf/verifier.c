@@ -152,7 +152,7 @@ static void mark_reg_ptr(struct bpf_reg_state *reg, u32 type)
 }
 
 /* Released or invalidated pointer: privileged loaders see an unknown scalar. */
-static void mark_reg_invalid(struct bpf_verifier_env *env, struct bpf_reg_state *reg)
+void mark_reg_invalid(struct bpf_verifier_env *env, struct bpf_reg_state *reg)
 {
 	if (!env->allow_ptr_leaks)
 		__mark_reg_not_init(reg);
@@ -278,6 +278,9 @@ static u32 reg_region(struct bpf_verifier_env *env, const struct bpf_reg_state *
 	case PTR_TO_MEM:
 		if (reg->type & MEM_RINGBUF)
 			return map_region(env, reg->map_ptr);
+		/* the frame, or the buffer the program passed (stack or map) */
+		if (reg->type & DYNPTR_TYPE_FLAG_MASK || reg->dynptr_id)
+			return BPF_RGN(BPF_RGN_ANY, 0);
 		return BPF_RGN(BPF_RGN_MEM, 0);
 	}
 	return BPF_RGN(BPF_RGN_ANY, 0);
@@ -380,6 +383,9 @@ static int check_stack_write_fixed_off(struct bpf_verifier_env *env, struct bpf_
 	int i, slot = -off - 1, spi = slot / BPF_REG_SIZE, err;
 	u32 insn_flags = insn_stack_access_flags(state->frameno, spi);
 
+	err = destroy_if_dynptr_stack_slot(env, state, spi);
+	if (err)
+		return err;
 	if (!env->allow_ptr_leaks && is_spilled_reg(&state->stack[spi]) &&
 	    !is_spilled_scalar_reg(&state->stack[spi]) && size != BPF_REG_SIZE) {
 		verr(env, "attempt to corrupt spilled pointer on stack");
@@ -451,10 +457,15 @@ static int check_stack_write_var_off(struct bpf_verifier_env *env, struct bpf_fu
 	const struct bpf_insn *insn = &env->prog->insnsi[env->insn_idx];
 	struct bpf_reg_state *value_reg = NULL;
 	bool writing_zero = false, zero_used = false;
-	int min_off, max_off, i;
+	int min_off, max_off, i, err;
 
 	min_off = ptr_reg->smin_value + off;
 	max_off = ptr_reg->smax_value + off + size;
+	for (i = min_off; i < max_off; i++) {
+		err = destroy_if_dynptr_stack_slot(env, state, (-i - 1) / BPF_REG_SIZE);
+		if (err)
+			return err;
+	}
 	if (value_regno >= 0)
 		value_reg = &cur->regs[value_regno];
 	if ((value_reg && register_is_null(value_reg)) ||
@@ -2187,6 +2198,7 @@ struct bpf_call_arg_meta {
 	s64 const_map_key;
 	int func_id;
 	u32 subprogno;		/* ARG_PTR_TO_FUNC */
+	u32 dynptr_id;		/* ARG_PTR_TO_DYNPTR: the initialised dynptr's id */
 };
 
 static void record_arg_check(struct bpf_verifier_env *env, u32 arg, u32 region, u32 size,
@@ -2293,6 +2305,7 @@ static int check_reg_type(struct bpf_verifier_env *env, u32 regno, u32 arg_type)
 	static const u32 stack_types[] = { PTR_TO_STACK };
 	static const u32 str_types[] = { PTR_TO_MAP_VALUE };
 	static const u32 spin_lock_types[] = { PTR_TO_MAP_VALUE, PTR_TO_BTF_ID | MEM_ALLOC };
+	static const u32 dynptr_types[] = { PTR_TO_STACK, CONST_PTR_TO_DYNPTR };
 	struct bpf_reg_state *reg = &cur_regs(env)[regno];
 	const u32 *types;
 	u32 n, i, type = reg->type;
@@ -2328,6 +2341,9 @@ static int check_reg_type(struct bpf_verifier_env *env, u32 regno, u32 arg_type)
 	case ARG_PTR_TO_SPIN_LOCK:
 		types = spin_lock_types, n = ARRAY_SIZE(spin_lock_types);
 		break;
+	case ARG_PTR_TO_DYNPTR:
+		types = dynptr_types, n = ARRAY_SIZE(dynptr_types);
+		break;
 	case ARG_CONST_SIZE:
 	case ARG_CONST_SIZE_OR_ZERO:
 	case ARG_CONST_ALLOC_SIZE_OR_ZERO: {
@@ -2343,6 +2359,9 @@ static int check_reg_type(struct bpf_verifier_env *env, u32 regno, u32 arg_type)
 	/* read-only memory may be passed where the helper only reads */
 	if (base_type(arg_type) == ARG_PTR_TO_MEM && !(arg_type & MEM_WRITE))
 		type &= ~MEM_RDONLY;
+	/* a dynptr slice is memory to a helper */
+	if (base_type(arg_type) == ARG_PTR_TO_MEM)
+		type &= ~DYNPTR_TYPE_FLAG_MASK;
 	for (i = 0; i < n; i++)
 		if (type == types[i])
 			return 0;
@@ -2506,6 +2525,53 @@ static int process_spin_lock(struct bpf_verifier_env *env, int regno, bool is_lo
 	return 0;
 }
 
+/*
+ * A dynptr argument in R@regno: MEM_UNINIT, one the call constructs (of
+ * @make's type) in stack that may hold anything but a live dynptr's
+ * reference; otherwise an initialised one, of the type @arg_type's
+ * DYNPTR_TYPE_* flag names, if any. Kernel: process_dynptr_func()
+ */
+static int process_dynptr_func(struct bpf_verifier_env *env, int regno, u32 arg_type,
+			       enum bpf_dynptr_type make)
+{
+	struct bpf_reg_state *reg = &cur_regs(env)[regno];
+	enum bpf_dynptr_type want;
+	int err, i;
+
+	if (reg->type != PTR_TO_STACK && reg->type != CONST_PTR_TO_DYNPTR) {
+		verr(env, "arg#%d expected pointer to stack or const struct bpf_dynptr", regno - 1);
+		return -EINVAL;
+	}
+	if (arg_type & MEM_UNINIT) {
+		if (!is_dynptr_reg_valid_uninit(env, reg)) {
+			verr(env, "Dynptr has to be an uninitialized dynptr");
+			return -EINVAL;
+		}
+		/* the constructor writes the 16 bytes, 8 at a time */
+		for (i = 0; i < (int)BPF_DYNPTR_SIZE; i += BPF_REG_SIZE) {
+			err = check_mem_access(env, regno, i, BPF_DW, BPF_WRITE, -1, false);
+			if (err)
+				return err;
+		}
+		return mark_stack_slots_dynptr(env, reg, make);
+	}
+	if (reg->type == CONST_PTR_TO_DYNPTR && !(arg_type & MEM_RDONLY)) {
+		verr(env, "cannot pass pointer to const bpf_dynptr, the helper mutates it");
+		return -EINVAL;
+	}
+	if (!is_dynptr_reg_valid_init(env, reg)) {
+		verr(env, "Expected an initialized dynptr as arg #%d", regno - 1);
+		return -EINVAL;
+	}
+	want = arg_type & DYNPTR_TYPE_XDP ? BPF_DYNPTR_TYPE_XDP : BPF_DYNPTR_TYPE_INVALID;
+	if (want != BPF_DYNPTR_TYPE_INVALID && dynptr_get_type(env, reg) != want) {
+		verr(env, "Expected a dynptr of type %s as arg #%d", dynptr_type_str(want),
+		     regno - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_func_arg(struct bpf_verifier_env *env, u32 arg, struct bpf_call_arg_meta *meta,
 			  const struct bpf_func_proto *fn)
 {
@@ -2647,6 +2713,13 @@ skip_type_check:
 	case ARG_PTR_TO_FUNC:
 		meta->subprogno = reg->subprogno;
 		break;
+	case ARG_PTR_TO_DYNPTR:
+		err = process_dynptr_func(env, regno, arg_type, BPF_DYNPTR_TYPE_INVALID);
+		if (err)
+			return err;
+		if (!(arg_type & MEM_UNINIT))
+			meta->dynptr_id = dynptr_id(env, reg);
+		break;
 	default:
 		break;
 	}
@@ -2751,7 +2824,8 @@ static void clear_all_pkt_pointers(struct bpf_verifier_env *env)
 	struct bpf_reg_state *reg;
 
 	bpf_for_each_reg_in_vstate(env->cur_state, state, reg, ({
-		if (reg_is_pkt_pointer_any(reg) || reg->type == (PTR_TO_MEM | MEM_RDONLY))
+		if (reg_is_pkt_pointer_any(reg) || reg->type == (PTR_TO_MEM | MEM_RDONLY) ||
+		    reg_is_dynptr_slice_pkt(reg))
 			mark_reg_invalid(env, reg);
 	}));
 	(void)state;
@@ -2971,6 +3045,12 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 		regs[BPF_REG_0].mem_size = meta.mem_size;
 		regs[BPF_REG_0].map_ptr = meta.map_ptr;
 		break;
+	case RET_PTR_TO_DYNPTR_MEM_OR_NULL:
+		mark_reg_known_zero(regs, BPF_REG_0);
+		regs[BPF_REG_0].type = PTR_TO_MEM | PTR_MAYBE_NULL;
+		regs[BPF_REG_0].mem_size = meta.mem_size;
+		regs[BPF_REG_0].dynptr_id = meta.dynptr_id;
+		break;
 	default:
 		verr(env, "unknown return type %u of func %s#%d", fn->ret_type,
 		     func_id_name(func_id), func_id);
@@ -3006,6 +3086,14 @@ struct bpf_kfunc_call_arg_meta {
 	const struct bpf_kfunc_proto *fn;
 	u32 ref_obj_id;
 	int release_regno;
+	struct {
+		enum bpf_dynptr_type type;
+		u32 id;
+	} initialized_dynptr;
+	struct {
+		bool found;
+		u64 value;
+	} arg_constant;		/* the "__szk" size */
 };
 
 /* Memory a kfunc reads and writes through R@regno: @size bytes, or R@size_regno's. */
@@ -3104,12 +3192,41 @@ static int check_kfunc_args(struct bpf_verifier_env *env, struct bpf_kfunc_call_
 		case KF_ARG_PTR_TO_MEM:
 			err = check_kfunc_mem(env, i, regno, a->size, 0);
 			break;
-		case KF_ARG_PTR_TO_MEM_SIZE:
+		case KF_ARG_PTR_TO_MEM_SIZE: {
+			struct bpf_reg_state *size_reg = &regs[regno + 1];
+
 			if ((a->flags & KF_ARG_F_OPT) && register_is_null(reg))
 				err = 0;
 			else
 				err = check_kfunc_mem(env, i, regno, 0, regno + 1);
+			if (!err && (fn->args[i + 1].flags & KF_ARG_F_CONST)) {
+				if (!tnum_is_const(size_reg->var_off)) {
+					verr(env, "R%u must be a known constant", regno + 1);
+					return -EINVAL;
+				}
+				meta->arg_constant.found = true;
+				meta->arg_constant.value = size_reg->var_off.value;
+			}
 			break;
+		}
+		case KF_ARG_PTR_TO_DYNPTR: {
+			u32 arg_type = ARG_PTR_TO_DYNPTR;
+			enum bpf_dynptr_type make = a->dynptr_type;
+
+			if (reg->type == CONST_PTR_TO_DYNPTR)
+				arg_type |= MEM_RDONLY;
+			if (a->flags & KF_ARG_F_UNINIT) {
+				arg_type |= MEM_UNINIT;
+				if (make == BPF_DYNPTR_TYPE_INVALID)
+					make = meta->initialized_dynptr.type;	/* a clone */
+			}
+			err = process_dynptr_func(env, regno, arg_type, make);
+			if (!err && !(arg_type & MEM_UNINIT)) {
+				meta->initialized_dynptr.id = dynptr_id(env, reg);
+				meta->initialized_dynptr.type = dynptr_get_type(env, reg);
+			}
+			break;
+		}
 		case KF_ARG_PTR_TO_BTF_ID:
 			err = check_kfunc_btf_arg(env, i, regno, a->btf_id,
 						  (fn->flags & KF_RELEASE) && reg->ref_obj_id, fn->name);
@@ -3173,6 +3290,20 @@ static int check_kfunc_call(struct bpf_verifier_env *env, const struct bpf_insn 
 		mark_reg_unknown(regs, BPF_REG_0);
 		break;
 	case KF_RET_VOID:
+		break;
+	case KF_RET_DYNPTR_SLICE_RDONLY:
+	case KF_RET_DYNPTR_SLICE_RDWR:
+		mark_reg_ptr(r0, PTR_TO_MEM);
+		if (meta.initialized_dynptr.type == BPF_DYNPTR_TYPE_XDP)
+			r0->type |= DYNPTR_TYPE_XDP;
+		r0->mem_size = meta.arg_constant.value;
+		if (fn->ret == KF_RET_DYNPTR_SLICE_RDONLY)
+			r0->type |= MEM_RDONLY;
+		else
+			env->seen_direct_write = true;
+		r0->dynptr_id = meta.initialized_dynptr.id;
+		r0->type |= PTR_MAYBE_NULL;
+		r0->id = ++env->id_gen;
 		break;
 	case KF_RET_PTR_TO_BTF_ID:
 		mark_reg_ptr(r0, PTR_TO_BTF_ID | PTR_TRUSTED);

@@ -39,6 +39,7 @@
 
 #define UXDP_XDP_BUFF_INLINES
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
@@ -107,8 +108,8 @@ const struct bpf_func_proto bpf_xdp_adjust_head_proto = {
  * kernel's memcpy() over an overlap has no defined result, uxdp moves the
  * bytes as memmove() does.
  */
-static void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf,
-			     unsigned long len, bool flush)
+void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf, unsigned long len,
+		      bool flush)
 {
 	unsigned long ptr_len, ptr_off = 0;
 	skb_frag_t *next_frag, *end_frag;
@@ -155,7 +156,7 @@ static void bpf_xdp_copy_buf(struct xdp_buff *xdp, unsigned long off, void *buf,
  * Direct pointer to [offset, offset + len) when it lies in one piece, NULL
  * when it spans pieces, ERR_PTR on a bad range.
  */
-static void *bpf_xdp_pointer(struct xdp_buff *xdp, u32 offset, u32 len)
+void *bpf_xdp_pointer(struct xdp_buff *xdp, u32 offset, u32 len)
 {
 	u32 size = (char *)xdp->data_end - (char *)xdp->data;
 	struct skb_shared_info *sinfo;
@@ -185,7 +186,25 @@ out:
 	return offset + len <= size ? addr + offset : NULL;
 }
 
-BPF_CALL_4(bpf_xdp_load_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf, u32, len)
+bool bpf_xdp_frags_contain(const struct xdp_buff *xdp, u64 addr, u64 size)
+{
+	const struct skb_shared_info *sinfo;
+	u32 i;
+
+	if (!xdp || !xdp_buff_has_frags(xdp))
+		return false;
+	sinfo = xdp_get_shared_info_from_buff(xdp);
+	for (i = 0; i < sinfo->nr_frags; i++) {
+		u64 lo = (u64)(uintptr_t)skb_frag_address(&sinfo->frags[i]);
+		u64 span = skb_frag_size(&sinfo->frags[i]);
+
+		if (addr >= lo && addr - lo < span && size <= span - (addr - lo))
+			return true;
+	}
+	return false;
+}
+
+int __bpf_xdp_load_bytes(struct xdp_buff *xdp, u32 offset, void *buf, u32 len)
 {
 	void *ptr = bpf_xdp_pointer(xdp, offset, len);
 
@@ -198,6 +217,11 @@ BPF_CALL_4(bpf_xdp_load_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf,
 	return 0;
 }
 
+BPF_CALL_4(bpf_xdp_load_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf, u32, len)
+{
+	return __bpf_xdp_load_bytes(xdp, offset, buf, len);
+}
+
 const struct bpf_func_proto bpf_xdp_load_bytes_proto = {
 	.func		= bpf_xdp_load_bytes,
 	.name		= "bpf_xdp_load_bytes",
@@ -206,7 +230,7 @@ const struct bpf_func_proto bpf_xdp_load_bytes_proto = {
 	.arg_type	= { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
 };
 
-BPF_CALL_4(bpf_xdp_store_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf, u32, len)
+int __bpf_xdp_store_bytes(struct xdp_buff *xdp, u32 offset, void *buf, u32 len)
 {
 	void *ptr = bpf_xdp_pointer(xdp, offset, len);
 
@@ -217,6 +241,11 @@ BPF_CALL_4(bpf_xdp_store_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf
 	else
 		memmove(ptr, buf, len);
 	return 0;
+}
+
+BPF_CALL_4(bpf_xdp_store_bytes, struct xdp_buff *, xdp, u32, offset, void *, buf, u32, len)
+{
+	return __bpf_xdp_store_bytes(xdp, offset, buf, len);
 }
 
 const struct bpf_func_proto bpf_xdp_store_bytes_proto = {
@@ -592,6 +621,36 @@ const struct bpf_func_proto bpf_xdp_event_output_proto = {
 			    ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO },
 };
 
+/* ---- kfuncs ------------------------------------------------------------- */
+
+/* A dynptr over the whole frame, frags included (kernel: bpf_dynptr_from_xdp()). */
+static u64 bpf_dynptr_from_xdp(u64 ctx, u64 flags, u64 ptr__uninit, u64 r4, u64 r5)
+{
+	struct bpf_dynptr_kern *ptr = (void *)(uintptr_t)ptr__uninit;
+	struct xdp_buff *xdp = (void *)(uintptr_t)ctx;
+
+	(void)r4, (void)r5;
+	if (flags) {
+		bpf_dynptr_set_null(ptr);
+		return (u64)-EINVAL;
+	}
+	bpf_dynptr_init(ptr, xdp, BPF_DYNPTR_TYPE_XDP, 0, xdp_get_buff_len(xdp));
+	return 0;
+}
+
+static const struct bpf_kfunc_proto xdp_kfuncs[] = {
+	{ .name = "bpf_dynptr_from_xdp", .func = bpf_dynptr_from_xdp, .ret = KF_RET_INT,
+	  .nargs = 3,
+	  .args = { { .kind = KF_ARG_PTR_TO_CTX }, { .kind = KF_ARG_SCALAR },
+		    { .kind = KF_ARG_PTR_TO_DYNPTR, .flags = KF_ARG_F_UNINIT,
+		      .dynptr_type = BPF_DYNPTR_TYPE_XDP } } },
+};
+
+const struct btf_kfunc_id_set xdp_kfunc_set = {
+	.set = xdp_kfuncs,
+	.cnt = ARRAY_SIZE(xdp_kfuncs),
+};
+
 /* ---- the table ---------------------------------------------------------- */
 
 /* bpf_base_func_proto(): what every program type gets. */
@@ -648,6 +707,12 @@ static const struct bpf_func_proto *bpf_base_func_proto(enum bpf_func_id func_id
 		return &bpf_spin_unlock_proto;
 	case BPF_FUNC_loop:
 		return &bpf_loop_proto;
+	case BPF_FUNC_dynptr_read:
+		return &bpf_dynptr_read_proto;
+	case BPF_FUNC_dynptr_write:
+		return &bpf_dynptr_write_proto;
+	case BPF_FUNC_dynptr_data:
+		return &bpf_dynptr_data_proto;
 	default:
 		return NULL;
 	}

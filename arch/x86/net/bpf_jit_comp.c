@@ -450,6 +450,7 @@ static enum bpf_abort_reason bpf_jit_region(const struct bpf_jit_run *run,
 	case BPF_RGN_ANY:
 		if (bpf_jit_range_ok(run->stack_lo, run->stack_hi, addr, size) ||
 		    bpf_jit_pkt_ok(run, addr, size) ||
+		    bpf_xdp_frags_contain(run->xdp, addr, size) ||
 		    (run->mem && bpf_jit_range_ok(run->mem, run->mem + run->mem_len, addr, size)))
 			return BPF_ABORT_NONE;
 		for (i = 0; i < prog->aux->used_map_cnt; i++)

@@ -390,6 +390,17 @@ kreject "$B/ct_release_null.o" 'Possibly NULL pointer passed to trusted arg0'
 kreject "$B/ct_release_init.o" 'kernel function bpf_ct_release args#0 expected pointer to STRUCT nf_conn but R1 has a pointer to STRUCT nf_conn___init'
 kreject "$B/ct_use_after_release.o" "R6 invalid mem access 'scalar'"
 kreject "$B/rx_meta_unbound.o" 'metadata kfuncs require device-bound program'
+# dynptrs
+kreject "$B/dynptr_uninit.o" 'Expected an initialized dynptr as arg #2'
+kreject "$B/dynptr_overwrite.o" 'Expected an initialized dynptr as arg #0'
+kreject "$B/dynptr_stack_read.o" 'invalid read from stack off -16\+0 size 8'
+kreject "$B/dynptr_slice_null.o" "R0 invalid mem access 'rdonly_mem_or_null'"
+kreject "$B/dynptr_slice_oob.o" 'R1 min value is outside of the allowed memory range'
+kreject "$B/dynptr_slice_rdonly.o" 'R0 cannot write into rdonly_mem'
+kreject "$B/dynptr_slice_adjust_head.o" "R7 invalid mem access 'scalar'"
+kreject "$B/dynptr_slice_var_size.o" 'R4 must be a known constant'
+kreject "$B/dynptr_misaligned.o" 'Dynptr has to be an uninitialized dynptr'
+kreject "$B/dynptr_not_stack.o" 'arg#2 expected pointer to stack or const struct bpf_dynptr'
 
 # Controls the kernel accepts (over-rejection is a failure too).
 kaccept "$B/ok_csum_loop.o" ok_csum_loop 0
@@ -399,6 +410,8 @@ kaccept "$B/ok_map_null.o" ok_map_null 3
 kaccept "$B/ok_bpf_loop.o" ok_bpf_loop 3
 kaccept "$B/ok_spin_lock.o" ok_spin_lock 2
 kaccept "$B/ok_ct_lookup.o" ok_ct_lookup 2
+kaccept "$B/ok_dynptr.o" ok_dynptr 2
+kaccept "$B/ok_dynptr_overwrite.o" ok_dynptr_overwrite 2
 kaccept "$B/ok_loop_counter.o" ok_loop_counter 3
 kaccept "$B/ok_loop_runtime.o" ok_loop_runtime 139
 

@@ -42,8 +42,9 @@
  * are cut off their relocation sections.
  *
  * Differs: kfunc externs resolve against uxdp's own kfuncs
- *	    (<linux/btf.h>), other externs (data ksyms, kconfig) are refused
- *	    with the program, instruction and feature named; CO-RE candidates come from
+ *	    (<linux/btf.h>), __kconfig externs as kernel/bpf/kconfig.c says,
+ *	    data ksyms are refused with the program, instruction and symbol
+ *	    named; CO-RE candidates come from
  *	    one target BTF (no module BTFs); global data maps are not
  *	    mmap-able (BPF_F_MMAPABLE is dropped).
  */
@@ -71,6 +72,8 @@
 #include <linux/smp.h>
 #include <uxdp/uxdp_bpf.h>
 
+#include "kconfig.h"
+
 #ifndef EM_BPF
 #define EM_BPF		247
 #endif
@@ -92,6 +95,7 @@ struct obj_map {
 	struct bpf_map *map;		/* one user reference */
 	int shndx;			/* data section of a global data map, else -1 */
 	bool internal;
+	bool kconfig;			/* the .kconfig map of __kconfig externs */
 	u32 btf_key_type_id;		/* in the object's .BTF, 0: none */
 	u32 btf_value_type_id;		/* global data: its DATASEC */
 };
@@ -833,6 +837,54 @@ static struct obj_map *object_find_data_map(struct uxdp_bpf_object *obj, size_t 
 	return NULL;
 }
 
+static bool object_map_is_kconfig(const struct bpf_map *m)
+{
+	const char *name = bpf_map__name(m);
+	size_t n = strlen(name);
+
+	return n >= 8 && !strcmp(name + n - 8, ".kconfig");
+}
+
+/* Is the undefined symbol @name a __weak extern? */
+static bool object_extern_is_weak(void *ctx, const char *name)
+{
+	struct uxdp_bpf_object *obj = ctx;
+	GElf_Sym sym;
+	size_t i;
+
+	for (i = 1; i < obj->nr_syms; i++)
+		if (elf_sym(obj, i, &sym) && sym.st_shndx == SHN_UNDEF &&
+		    !strcmp(elf_sym_name(obj, &sym), name))
+			return GELF_ST_BIND(sym.st_info) == STB_WEAK;
+	return false;
+}
+
+/* The __kconfig externs' values, frozen read-only as libbpf's map is. */
+static int object_init_kconfig(struct uxdp_bpf_object *obj, struct obj_map *om)
+{
+	struct bpf_map *map = om->map;
+	char err[256] = "";
+	u32 zero = 0;
+	void *data;
+	int ret;
+
+	om->kconfig = true;
+	data = calloc(1, map->value_size ? map->value_size : 1);
+	if (!data)
+		return -ENOMEM;
+	ret = bpf_kconfig_fill(bpf_object__btf(obj->lobj), om->btf_value_type_id, data,
+			       map->value_size, object_extern_is_weak, obj, err, sizeof(err));
+	if (!ret)
+		ret = bpf_map_update_value(map, &zero, data, BPF_ANY) ?: bpf_map_freeze(map);
+	free(data);
+	/* libbpf's messages, which name the extern */
+	if (ret && err[0])
+		return obj_err(obj, "%s", err), ret;
+	if (ret)
+		return obj_err(obj, "map '%s': %s", om->name, strerror(-ret)), ret;
+	return 0;
+}
+
 /*
  * The value's BTF, as libbpf passes it to BPF_MAP_CREATE: a BTF-defined
  * map's value type, a global data map's DATASEC. Where it has a struct
@@ -851,7 +903,8 @@ static int object_map_check_btf(struct uxdp_bpf_object *obj, const struct bpf_ma
 		return 0;
 	if (bpf_map__is_internal(m)) {
 		int shndx = object_data_shndx(obj, m);
-		const char *sec = shndx >= 0 ? elf_sec_name(obj, shndx) : NULL;
+		const char *sec = object_map_is_kconfig(m) ? ".kconfig" :
+				  shndx >= 0 ? elf_sec_name(obj, shndx) : NULL;
 		s32 sid = sec ? btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC) : -1;
 
 		id = sid > 0 ? (u32)sid : 0;
@@ -915,6 +968,8 @@ static int object_create_map(struct uxdp_bpf_object *obj, struct bpf_map *m)
 		u32 zero = 0;
 
 		om->internal = true;
+		if (object_map_is_kconfig(m))
+			return object_init_kconfig(obj, om);
 		om->shndx = object_data_shndx(obj, m);
 		if (om->shndx < 0)
 			return obj_err(obj, "map '%s': global data of an unknown section (kconfig/ksyms are not supported)",
@@ -1045,7 +1100,23 @@ static int link_relocate_ksym(struct uxdp_bpf_object *obj, struct link_state *ls
 	bool weak = GELF_ST_BIND(sym->st_info) == STB_WEAK;
 	const char *sname = elf_sym_name(obj, sym);
 	u32 id = btf_kfunc_id_by_name(sname);
+	unsigned int i;
 
+	for (i = 0; insn->code == (BPF_LD | BPF_IMM | BPF_DW) && !last && i < obj->nr_maps; i++) {
+		struct obj_map *om = &obj->maps[i];
+		int off;
+
+		if (!om->kconfig)
+			continue;
+		off = bpf_kconfig_var_off(bpf_object__btf(obj->lobj), om->btf_value_type_id, sname);
+		if (off < 0)
+			break;
+		/* as libbpf: the address of the extern's slot in the map */
+		insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+		insn[0].imm = om->map->id;
+		insn[1].imm = off;
+		return 0;
+	}
 	if (insn->code == (BPF_JMP | BPF_CALL)) {
 		/* clang emits a BPF_PSEUDO_CALL; libbpf makes it a kfunc call */
 		if (insn->src_reg != BPF_PSEUDO_CALL && insn->src_reg != BPF_PSEUDO_KFUNC_CALL)
@@ -1063,7 +1134,7 @@ static int link_relocate_ksym(struct uxdp_bpf_object *obj, struct link_state *ls
 		return obj_err(obj, "prog '%s': insn %u: relocation against extern '%s' on opcode 0x%02x",
 			       ls->prog, idx, sname, insn->code), -EINVAL;
 	if (!id && !weak)
-		return obj_err(obj, "prog '%s': insn %u: extern '%s' (ksym/kconfig) is not supported",
+		return obj_err(obj, "prog '%s': insn %u: extern '%s' (data ksym) is not supported",
 			       ls->prog, idx, sname), -EOPNOTSUPP;
 	insn[0].src_reg = 0;
 	insn[0].imm = (s32)id;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* An extern (kconfig) variable: uxdp has no kernel config to resolve it. */
+/* A __kconfig extern libbpf fills in itself (uname's release). */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
