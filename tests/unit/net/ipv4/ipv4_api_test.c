@@ -70,12 +70,15 @@ START_TEST(test_refused)
 }
 END_TEST
 
-static bool route_shown(const char *line)
+/* @type NULL for unicast; @via and @dev "" when absent. */
+static bool route_shown(const char *type, const char *dst, unsigned int len, const char *via,
+			const char *dev)
 {
-	char buf[256];
+	struct uxdp_ip_route r = { .sz = sizeof(r) };
 
-	for (int i = 0; !uxdp_ip_show(1, i, buf, sizeof(buf)); i++)
-		if (!strcmp(buf, line))
+	for (int i = 0; !uxdp_ip_route_get(i, &r); i++)
+		if (!strcmp(r.type, type ? type : "unicast") && !strcmp(r.dst, dst) &&
+		    r.dst_len == len && !strcmp(r.gateway, via) && !strcmp(r.dev, dev))
 			return true;
 	return false;
 }
@@ -89,9 +92,9 @@ START_TEST(test_added)
 	ck_assert_int_eq(uxdp_ip_route_add("2001:2:0:1::/64", NULL, "2001:2::2", "d0", err,
 					   sizeof(err)), 0);
 	ck_assert_int_eq(uxdp_ip_route_add("default", "blackhole", NULL, NULL, err, sizeof(err)), 0);
-	ck_assert_msg(route_shown("198.19.0.0/24 via 198.18.0.2 dev d0"), "IPv4 route missing");
-	ck_assert_msg(route_shown("2001:2:0:1::/64 via 2001:2::2 dev d0"), "IPv6 route missing");
-	ck_assert_msg(route_shown("blackhole 0.0.0.0/0"), "blackhole 0.0.0.0/0 missing");
+	ck_assert_msg(route_shown(NULL, "198.19.0.0", 24, "198.18.0.2", "d0"), "IPv4 route missing");
+	ck_assert_msg(route_shown(NULL, "2001:2:0:1::", 64, "2001:2::2", "d0"), "IPv6 route missing");
+	ck_assert_msg(route_shown("blackhole", "0.0.0.0", 0, "", ""), "blackhole 0.0.0.0/0 missing");
 }
 END_TEST
 
