@@ -7,7 +7,8 @@
 # stopped the run, holds per-interval rates (`interval 200ms`) and
 # accounts for every packet (rx = XDP verdicts; the drops are XDP_DROP);
 # the line after the run is not run; every device and object is gone
-# (UXDP_LEAK_CHECK). In text the summary and "stopped by" are printed.
+# (UXDP_LEAK_CHECK). In text the summary and "stopped by" are printed, and
+# a progress line only when stdout is a terminal.
 # Usage: run_signal.sh UXDP PROGS_DIR SCHEMA_DIR VALIDATOR
 set -u
 UXDP=$1
@@ -83,7 +84,20 @@ grep -q "^run 1: .*stopped by SIGINT" "$T/text" || fail "text: no 'stopped by SI
 grep -q "g0: [0-9]* XDP program returned XDP_DROP \[XDP_DROP\]" "$T/text" ||
 	fail "text: the drops are not shown: $(cat "$T/text")"
 grep -q "period 0.2" "$T/text" || fail "text: no interval lines: $(cat "$T/text")"
-echo "ok - text: the summary, its drops and the intervals after SIGINT"
+grep -q "running:" "$T/text" && fail "text: a progress line although stdout is not a terminal"
+echo "ok - text: the summary, its drops and the intervals after SIGINT, no progress line"
+
+# the progress line: on a terminal (script(1) gives a pty), after a second
+if command -v script > /dev/null; then
+	printf '%s\n' "link add g0 type gen size 64 proto udp src 198.18.0.2 dst 198.19.0.2" \
+		"run 1.7s" > "$T/p.uxdp"
+	script -qec "$UXDP run $T/p.uxdp" /dev/null > "$T/tty" 2>&1 < /dev/null
+	grep -q "running: 1\.[0-9] / 1\.7 s" "$T/tty" || fail "tty: no progress line: $(cat -v "$T/tty")"
+	grep -q "running: 0\." "$T/tty" && fail "tty: a progress line before 1 s: $(cat -v "$T/tty")"
+	echo "ok - a progress line on a terminal, from the first second on"
+else
+	echo "ok - # SKIP progress line: no script(1) for a terminal"
+fi
 
 # a signal while no run runs (reading the script from a pipe): 128 + N
 mkfifo "$T/fifo"
