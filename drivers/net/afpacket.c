@@ -901,26 +901,6 @@ out:
 	return ret;
 }
 
-static int afp_arg_dev(void *base, const char *v)
-{
-	struct afp_config *cfg = base;
-
-	if (!*v || strlen(v) >= IFNAMSIZ)
-		return -EINVAL;
-	cfg->ifname = v;
-	return 0;
-}
-
-static int afp_arg_netns(void *base, const char *v)
-{
-	struct afp_config *cfg = base;
-
-	if (!*v || strlen(v) >= 64 || strchr(v, '/'))
-		return -EINVAL;
-	cfg->netns = v;
-	return 0;
-}
-
 static const char *const *afp_fanout_names(void)
 {
 	static const char *names[ARRAY_SIZE(afp_fanout_modes) + 1];
@@ -932,11 +912,11 @@ static const char *const *afp_fanout_names(void)
 }
 
 static const struct rtnl_link_arg afpacket_link_args[] = {
-	RTNL_ARG_F("dev", afp_arg_dev, "IFNAME", "interface name", "eth0",
+	RTNL_ARG_N(struct afp_config, "dev", ifname, "IFNAME", IFNAMSIZ - 1, "interface name", "eth0",
 		   .flags = RTNL_ARG_REQUIRED),
 	RTNL_ARG_U(struct afp_config, "queues", queues, 1, AFP_MAX_QUEUES, "N"),
 	RTNL_ARG_C(struct afp_config, "fanout", fanout_idx, afp_fanout_names),
-	RTNL_ARG_F("netns", afp_arg_netns, "NS", "namespace name", "uxdpns"),
+	RTNL_ARG_N(struct afp_config, "netns", netns, "NS", 63, "namespace name", "uxdpns"),
 	{ NULL }
 };
 

@@ -707,16 +707,6 @@ struct afxdp_link_args {
 
 #define AFXDP_XDP_UNSET	UINT32_MAX
 
-static int afxdp_arg_dev(void *base, const char *v)
-{
-	struct afxdp_link_args *args = base;
-
-	if (!*v || strlen(v) >= IFNAMSIZ)
-		return -EINVAL;
-	args->dev = v;
-	return 0;
-}
-
 static int afxdp_arg_prog(void *base, const char *v)
 {
 	struct afxdp_link_args *args = base;
@@ -742,8 +732,8 @@ static const char *const *afxdp_xdp_modes(void)
 }
 
 static const struct rtnl_link_arg afxdp_link_args[] = {
-	RTNL_ARG_F("dev", afxdp_arg_dev, "IFNAME", "interface name", "eth0",
-		   .flags = RTNL_ARG_REQUIRED),
+	RTNL_ARG_N(struct afxdp_link_args, "dev", dev, "IFNAME", IFNAMSIZ - 1, "interface name",
+		   "eth0", .flags = RTNL_ARG_REQUIRED),
 	RTNL_ARG_U(struct afxdp_link_args, "queue", queue, 0, UINT32_MAX, "Q"),
 	RTNL_ARG_U(struct afxdp_link_args, "queues", queues, 1, AFXDP_MAX_QUEUES, "N"),
 	RTNL_ARG_C(struct afxdp_link_args, "mode", mode, afxdp_bind_modes),
