@@ -153,6 +153,7 @@ struct afp_config {
 	const char *netns;
 	unsigned int queues;
 	int fanout;		/* PACKET_FANOUT_* */
+	u32 fanout_idx;		/* `fanout WORD`: its row in afp_fanout_modes */
 };
 
 struct afp_priv {
@@ -900,71 +901,35 @@ out:
 	return ret;
 }
 
-/**
- * afp_parse_args() - the kind's arguments
- * `dev IFNAME [queues N] [fanout hash|lb|cpu|rollover|rnd|qm] [netns NS]`
- *
- * Return: 0, or -EINVAL with @err naming the bad argument.
- */
+static const char *const *afp_fanout_names(void)
+{
+	static const char *names[ARRAY_SIZE(afp_fanout_modes) + 1];
+
+	for (size_t i = 0; !names[0] && i < ARRAY_SIZE(afp_fanout_modes); i++)
+		names[ARRAY_SIZE(afp_fanout_modes) - 1 - i] =
+			afp_fanout_modes[ARRAY_SIZE(afp_fanout_modes) - 1 - i].name;
+	return names;
+}
+
+static const struct rtnl_link_arg afpacket_link_args[] = {
+	RTNL_ARG_N(struct afp_config, "dev", ifname, "IFNAME", IFNAMSIZ - 1, "interface name", "eth0",
+		   .flags = RTNL_ARG_REQUIRED),
+	RTNL_ARG_U(struct afp_config, "queues", queues, 1, AFP_MAX_QUEUES, "N"),
+	RTNL_ARG_C(struct afp_config, "fanout", fanout_idx, afp_fanout_names),
+	RTNL_ARG_N(struct afp_config, "netns", netns, "NS", 63, "namespace name", "uxdpns"),
+	{ NULL }
+};
+
+/* afpacket_link_args into @cfg: 0, or -EINVAL with @err naming the bad argument. */
 static int afp_parse_args(int argc, char **argv, struct afp_config *cfg, char *err, size_t errlen)
 {
+	int ret;
+
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->queues = 1;
-	cfg->fanout = PACKET_FANOUT_HASH;
-	for (int a = 0; a < argc; a += 2) {
-		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (strcmp(k, "dev") && strcmp(k, "queues") && strcmp(k, "fanout") &&
-		    strcmp(k, "netns")) {
-			snprintf(err, errlen, "afpacket: unknown argument '%s' (%s)", k,
-				 afpacket_link_ops.usage);
-			return -EINVAL;
-		}
-		if (!v) {
-			snprintf(err, errlen, "afpacket: '%s' needs a value", k);
-			return -EINVAL;
-		}
-		if (!strcmp(k, "dev")) {
-			if (!*v || strlen(v) >= IFNAMSIZ) {
-				snprintf(err, errlen, "afpacket: '%s' is not a valid interface name", v);
-				return -EINVAL;
-			}
-			cfg->ifname = v;
-		} else if (!strcmp(k, "netns")) {
-			if (!*v || strlen(v) >= 64 || strchr(v, '/')) {
-				snprintf(err, errlen, "afpacket: '%s' is not a valid namespace name", v);
-				return -EINVAL;
-			}
-			cfg->netns = v;
-		} else if (!strcmp(k, "queues")) {
-			char *end;
-			unsigned long n = strtoul(v, &end, 0);
-
-			if (!*v || *end || *v == '-' || !n || n > AFP_MAX_QUEUES) {
-				snprintf(err, errlen, "afpacket: queues '%s' out of range (1..%d)", v,
-					 AFP_MAX_QUEUES);
-				return -EINVAL;
-			}
-			cfg->queues = n;
-		} else {
-			unsigned int i;
-
-			for (i = 0; i < ARRAY_SIZE(afp_fanout_modes); i++)
-				if (!strcmp(v, afp_fanout_modes[i].name))
-					break;
-			if (i == ARRAY_SIZE(afp_fanout_modes)) {
-				snprintf(err, errlen,
-					 "afpacket: fanout '%s' unknown (hash, lb, cpu, rollover, rnd, qm)", v);
-				return -EINVAL;
-			}
-			cfg->fanout = afp_fanout_modes[i].mode;
-		}
-	}
-	if (!cfg->ifname) {
-		snprintf(err, errlen, "afpacket: 'dev IFNAME' is required (%s)", afpacket_link_ops.usage);
-		return -EINVAL;
-	}
-	return 0;
+	ret = rtnl_link_args_parse(&afpacket_link_ops, cfg, argc, argv, err, errlen);
+	cfg->fanout = afp_fanout_modes[cfg->fanout_idx].mode;	/* [0] is hash */
+	return ret;
 }
 
 static int afp_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
@@ -1052,7 +1017,7 @@ out_netns:
 const struct rtnl_link_ops afpacket_link_ops = {
 	.kind = "afpacket",
 	.priv_size = sizeof(struct afp_priv),
-	.usage = "dev IFNAME [queues N] [fanout hash|lb|cpu|rollover|rnd|qm] [netns NS]",
+	.args = afpacket_link_args,
 	.setup = afp_setup,
 	.newlink = afp_newlink,
 };

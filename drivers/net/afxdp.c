@@ -698,98 +698,80 @@ static int afxdp_queue_setup(struct net_device *dev, struct afxdp_queue *q, u32 
 	return 0;
 }
 
-static int afxdp_parse_u32(const char *v, u32 *out)
-{
-	unsigned long n;
-	char *end;
+struct afxdp_link_args {
+	const char *dev, *prog;
+	u32 queue, queues;
+	u32 mode;		/* enum afxdp_bind_mode */
+	u32 xdp_mode;		/* enum afxdp_xdp_mode; AFXDP_XDP_UNSET if not given */
+};
 
-	n = strtoul(v, &end, 0);
-	if (!*v || *end || n > 0xffffffffUL)
+#define AFXDP_XDP_UNSET	UINT32_MAX
+
+static int afxdp_arg_prog(void *base, const char *v)
+{
+	struct afxdp_link_args *args = base;
+
+	if (!*v || strlen(v) >= sizeof(((struct afxdp_priv *)0)->prog_path))
 		return -EINVAL;
-	*out = n;
+	args->prog = v;
 	return 0;
 }
 
-/*
- * `link add NAME type afxdp dev IFNAME [queue Q] [queues N]
- * [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ]`
- */
+static const char *const *afxdp_bind_modes(void)
+{
+	static const char *const modes[] = { "auto", "copy", "zerocopy", NULL };	/* enum afxdp_bind_mode */
+
+	return modes;
+}
+
+static const char *const *afxdp_xdp_modes(void)
+{
+	static const char *const modes[] = { "native", "auto", "generic", NULL };	/* enum afxdp_xdp_mode */
+
+	return modes;
+}
+
+static const struct rtnl_link_arg afxdp_link_args[] = {
+	RTNL_ARG_N(struct afxdp_link_args, "dev", dev, "IFNAME", IFNAMSIZ - 1, "interface name",
+		   "eth0", .flags = RTNL_ARG_REQUIRED),
+	RTNL_ARG_U(struct afxdp_link_args, "queue", queue, 0, UINT32_MAX, "Q"),
+	RTNL_ARG_U(struct afxdp_link_args, "queues", queues, 1, AFXDP_MAX_QUEUES, "N"),
+	RTNL_ARG_C(struct afxdp_link_args, "mode", mode, afxdp_bind_modes),
+	RTNL_ARG_C(struct afxdp_link_args, "xdpmode", xdp_mode, afxdp_xdp_modes),
+	RTNL_ARG_F("prog", afxdp_arg_prog, "default|libxdp|OBJ", "program (default, libxdp or a path)",
+		   "libxdp"),
+	{ NULL }
+};
+
+/* `link add NAME type afxdp ARGS` (afxdp_link_args). */
 static int afxdp_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
+	struct afxdp_link_args args = { .queues = 1, .mode = AFXDP_MODE_AUTO,
+					.xdp_mode = AFXDP_XDP_UNSET };
 	struct afxdp_priv *priv = netdev_priv(dev);
-	const char *ifname = NULL;
-	bool xdp_mode_set = false;
+	const char *ifname;
+	bool xdp_mode_set;
 	int ret, nq;
 	u32 i;
 
-	priv->nr_queues = 1;
-	priv->mode = AFXDP_MODE_AUTO;
 	priv->kprog.prog_fd = priv->kprog.map_fd = priv->kprog.link_fd = -1;
-	for (int a = 0; a < argc; a += 2) {
-		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-
-		if (!v) {
-			snprintf(err, errlen, "afxdp: '%s' needs a value", k);
-			return -EINVAL;
-		}
-		if (!strcmp(k, "dev")) {
-			ifname = v;
-		} else if (!strcmp(k, "queue") || !strcmp(k, "queues")) {
-			u32 n;
-
-			if (afxdp_parse_u32(v, &n) || (k[5] == 's' && (!n || n > AFXDP_MAX_QUEUES))) {
-				snprintf(err, errlen, "afxdp: '%s' is not a valid %s%s", v, k,
-					 k[5] == 's' ? " (1..16)" : "");
-				return -EINVAL;
-			}
-			if (k[5] == 's')
-				priv->nr_queues = n;
-			else
-				priv->queue = n;
-		} else if (!strcmp(k, "mode")) {
-			if (!strcmp(v, "copy"))
-				priv->mode = AFXDP_MODE_COPY;
-			else if (!strcmp(v, "zerocopy"))
-				priv->mode = AFXDP_MODE_ZEROCOPY;
-			else if (!strcmp(v, "auto"))
-				priv->mode = AFXDP_MODE_AUTO;
-			else {
-				snprintf(err, errlen, "afxdp: mode '%s' unknown (copy, zerocopy, auto)", v);
-				return -EINVAL;
-			}
-		} else if (!strcmp(k, "xdpmode")) {
-			if (!strcmp(v, "native"))
-				priv->xdp_mode = AFXDP_XDP_NATIVE;
-			else if (!strcmp(v, "generic"))
-				priv->xdp_mode = AFXDP_XDP_GENERIC;
-			else if (!strcmp(v, "auto"))
-				priv->xdp_mode = AFXDP_XDP_AUTO;
-			else {
-				snprintf(err, errlen, "afxdp: xdpmode '%s' unknown (native, generic, auto)", v);
-				return -EINVAL;
-			}
-			xdp_mode_set = true;
-		} else if (!strcmp(k, "prog")) {
-			if (!strcmp(v, "default")) {
-				priv->prog = NULL;
-			} else if (!strcmp(v, "libxdp")) {
-				priv->prog = "libxdp";
-			} else {
-				if (strlen(v) >= sizeof(priv->prog_path)) {
-					snprintf(err, errlen, "afxdp: prog path too long");
-					return -EINVAL;
-				}
-				strcpy(priv->prog_path, v);
-				priv->prog = priv->prog_path;
-			}
-		} else {
-			snprintf(err, errlen, "afxdp: unknown argument '%s'", k);
-			return -EINVAL;
-		}
-	}
-	if (!ifname) {
-		snprintf(err, errlen, "afxdp: 'dev IFNAME' is required (the interface to attach to)");
-		return -EINVAL;
+	ret = rtnl_link_args_parse(&afxdp_link_ops, &args, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	ifname = args.dev;
+	priv->queue = args.queue;
+	priv->nr_queues = args.queues;
+	priv->mode = args.mode;
+	xdp_mode_set = args.xdp_mode != AFXDP_XDP_UNSET;
+	if (xdp_mode_set)
+		priv->xdp_mode = args.xdp_mode;
+	if (!args.prog || !strcmp(args.prog, "default")) {
+		priv->prog = NULL;
+	} else if (!strcmp(args.prog, "libxdp")) {
+		priv->prog = "libxdp";
+	} else {
+		strcpy(priv->prog_path, args.prog);
+		priv->prog = priv->prog_path;
 	}
 	/* mode auto may fall back to generic XDP; copy and zerocopy want native unless told. */
 	if (!xdp_mode_set)
@@ -885,7 +867,7 @@ out_unregister:
 const struct rtnl_link_ops afxdp_link_ops = {
 	.kind = "afxdp",
 	.priv_size = sizeof(struct afxdp_priv),
-	.usage = "dev IFNAME [queue Q] [queues N] [mode copy|zerocopy|auto] [xdpmode native|generic|auto] [prog default|libxdp|OBJ]",
+	.args = afxdp_link_args,
 	.setup = afxdp_setup,
 	.newlink = afxdp_newlink,
 };

@@ -853,51 +853,40 @@ static int pcap_rx_create(struct net_device *dev, char *err, size_t errlen)
 	return 0;
 }
 
+struct pcap_link_args {
+	const char *in, *out, *linktype;
+	u32 loop;
+};
+
+static const struct rtnl_link_arg pcap_link_args[] = {
+	RTNL_ARG_S(struct pcap_link_args, "in", in, "FILE", "in.pcap"),
+	RTNL_ARG_U(struct pcap_link_args, "loop", loop, 0, UINT32_MAX, "N"),
+	RTNL_ARG_S(struct pcap_link_args, "out", out, "FILE", "out.pcap"),
+	RTNL_ARG_S(struct pcap_link_args, "linktype", linktype, "NAME", "EN10MB"),
+	{ NULL }
+};
+
 /*
- * `link add NAME type pcap in FILE [loop N] [out FILE [linktype NAME]]`
- * or `... type pcap out FILE [linktype NAME]`
+ * `link add NAME type pcap ARGS` (pcap_link_args): in FILE, out FILE or
+ * both; linktype with out; loop N with in (0: for ever).
  */
 static int pcap_newlink(struct net_device *dev, int argc, char **argv, char *err, size_t errlen)
 {
+	struct pcap_link_args args = { .loop = 1 };
 	struct pcap_priv *priv = netdev_priv(dev);
-	const char *linktype = NULL;
+	const char *linktype;
 	int ret;
 
-	priv->loop = 1;
 	priv->out_linktype = DLT_EN10MB;
-	for (int a = 0; a < argc; a += 2) {
-		const char *k = argv[a], *v = a + 1 < argc ? argv[a + 1] : NULL;
-		char *end;
-
-		if (!v) {
-			snprintf(err, errlen, "pcap: '%s' needs a value", k);
-			return -EINVAL;
-		}
-		if (!strcmp(k, "in") || !strcmp(k, "out")) {
-			char **path = k[0] == 'i' ? &priv->in_path : &priv->out_path;
-
-			free(*path);
-			*path = strdup(v);
-			if (!*path)
-				goto out_nomem;
-		} else if (!strcmp(k, "loop")) {
-			unsigned long long n = strtoull(v, &end, 0);
-
-			if (!*v || *end || n > UINT32_MAX) {
-				snprintf(err, errlen, "pcap: '%s' is not a valid loop count (0: for ever)", v);
-				ret = -EINVAL;
-				goto out_free;
-			}
-			priv->loop = n;
-		} else if (!strcmp(k, "linktype")) {
-			linktype = v;
-		} else {
-			snprintf(err, errlen, "pcap: unknown argument '%s' (in FILE [loop N] | out FILE [linktype NAME])",
-				 k);
-			ret = -EINVAL;
-			goto out_free;
-		}
-	}
+	ret = rtnl_link_args_parse(&pcap_link_ops, &args, argc, argv, err, errlen);
+	if (ret)
+		return ret;
+	priv->loop = args.loop;
+	linktype = args.linktype;
+	priv->in_path = args.in ? strdup(args.in) : NULL;
+	priv->out_path = args.out ? strdup(args.out) : NULL;
+	if ((args.in && !priv->in_path) || (args.out && !priv->out_path))
+		goto out_nomem;
 	if (!priv->in_path && !priv->out_path) {
 		snprintf(err, errlen, "pcap: needs in FILE, out FILE or both");
 		ret = -EINVAL;
@@ -986,7 +975,11 @@ const struct rtnl_link_ops pcap_link_ops = {
 #ifdef CONFIG_UXDP_PCAP
 	.priv_size = sizeof(struct pcap_priv),
 #endif
-	.usage = "in FILE [loop N] [out FILE [linktype NAME]] | out FILE [linktype NAME]",
+#ifdef CONFIG_UXDP_PCAP
+	.args = pcap_link_args,
+#else
+	.usage = "(uxdp was built without libpcap)",
+#endif
 	.setup = pcap_setup,
 	.newlink = pcap_newlink,
 };

@@ -479,30 +479,11 @@ out:
 	return ret;
 }
 
-static int tap_arg_ifname(void *base, const char *v)
-{
-	struct tap_config *cfg = base;
-
-	if (!*v || strlen(v) >= IFNAMSIZ || strchr(v, '/') || strchr(v, ' '))
-		return -EINVAL;
-	cfg->ifname = v;
-	return 0;
-}
-
-static int tap_arg_netns(void *base, const char *v)
-{
-	struct tap_config *cfg = base;
-
-	if (!*v || strlen(v) >= 64 || strchr(v, '/'))
-		return -EINVAL;
-	cfg->netns = v;
-	return 0;
-}
-
 static const struct rtnl_link_arg tap_link_args[] = {
-	RTNL_ARG_F("ifname", tap_arg_ifname, "KNAME", "interface name (1..15 characters)", "uxdptap0"),
+	RTNL_ARG_N(struct tap_config, "ifname", ifname, "KNAME", IFNAMSIZ - 1,
+		   "interface name (1..15 characters)", "uxdptap0"),
 	RTNL_ARG_U(struct tap_config, "queues", queues, 1, TAP_MAX_QUEUES, "N"),
-	RTNL_ARG_F("netns", tap_arg_netns, "NS", "namespace name", "uxdpns"),
+	RTNL_ARG_N(struct tap_config, "netns", netns, "NS", 63, "namespace name", "uxdpns"),
 	{ NULL }
 };
 

@@ -33,7 +33,8 @@ RTNL_LINK_KINDS(__RTNL_LINK_DECLARE)
  * A value lands at @off in the struct the kind passes (its priv, or a
  * config struct): RTNL_ARG_UINT in an unsigned field of @size bytes within
  * [@min, @max]; RTNL_ARG_STR as a pointer into argv (valid during
- * newlink); RTNL_ARG_CHOICE as the index of the word in @choices() in an
+ * newlink; with @max, a name of 1..@max characters without '/' or blanks,
+ * described by @what); RTNL_ARG_CHOICE as the index of the word in @choices() in an
  * unsigned field of @size bytes; RTNL_ARG_FN through @parse, which returns
  * 0 or -EINVAL. A @name of two words ("peer name") matches two tokens.
  */
@@ -68,6 +69,9 @@ struct rtnl_link_arg {
 #define RTNL_ARG_S(st, n, fld, m, ex, ...)					\
 	{ .name = n, .type = RTNL_ARG_STR, .off = offsetof(st, fld), .meta = m,	\
 	  .example = ex, __VA_ARGS__ }
+#define RTNL_ARG_N(st, n, fld, m, maxlen, w, ex, ...)				\
+	{ .name = n, .type = RTNL_ARG_STR, .off = offsetof(st, fld), .meta = m,	\
+	  .max = maxlen, .what = w, .example = ex, __VA_ARGS__ }
 #define RTNL_ARG_C(st, n, fld, words, ...)					\
 	{ .name = n, .type = RTNL_ARG_CHOICE, __RTNL_ARG_FIELD(st, fld),	\
 	  .choices = words, __VA_ARGS__ }

@@ -147,6 +147,11 @@ static int link_arg_parse_one(const struct rtnl_link_ops *ops, const struct rtnl
 			snprintf(err, errlen, "%s: %s needs a %s", ops->kind, a->name, a->meta);
 			return -EINVAL;
 		}
+		if (a->max && (strlen(v) > a->max || strpbrk(v, "/ \t"))) {
+			snprintf(err, errlen, "%s: %s '%s' is not a valid %s", ops->kind, a->name, v,
+				 a->what);
+			return -EINVAL;
+		}
 		*(const char **)field = v;
 		return 0;
 	case RTNL_ARG_CHOICE:

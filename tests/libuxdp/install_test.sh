@@ -37,6 +37,13 @@ for f in "$libdir/libuxdp.so.0" "$libdir/libuxdp.a" "$progs/xdp_drop.o" "$progs/
 	 "$D$prefix/share/doc/uxdp/Documentation/libuxdp.rst"; do
 	[ -e "$f" ] || fail "not installed: ${f#$D}"
 done
+# the bash completion and, where rst2man built them, the man pages
+[ -e "$D$prefix/share/bash-completion/completions/uxdp.bash" ] ||
+	fail "not installed: share/bash-completion/completions/uxdp.bash"
+for p in uxdp uxdp-prog uxdp-run; do
+	[ ! -e "$build/Documentation/man/$p.8" ] || [ -e "$D$prefix/share/man/man8/$p.8" ] ||
+		fail "not installed: share/man/man8/$p.8"
+done
 # no kernel-internal header next to the public ones
 [ -z "$(find "$D$prefix/include" -name '*.h' ! -path '*/include/uxdp/*')" ] ||
 	fail "headers outside include/uxdp: $(find "$D$prefix/include" -name '*.h' ! -path '*/include/uxdp/*')"

@@ -36,11 +36,11 @@ START_TEST(bad_arguments)
 	ck_assert_err("queue 1", -EINVAL, "'dev IFNAME' is required");
 	ck_assert_err("dev", -EINVAL, "'dev' needs a value");
 	ck_assert_err("dev x speed 10", -EINVAL, "unknown argument 'speed'");
-	ck_assert_err("dev x queues 0", -EINVAL, "'0' is not a valid queues (1..16)");
-	ck_assert_err("dev x queues 17", -EINVAL, "'17' is not a valid queues");
-	ck_assert_err("dev x queue two", -EINVAL, "'two' is not a valid queue");
-	ck_assert_err("dev x mode fast", -EINVAL, "mode 'fast' unknown (copy, zerocopy, auto)");
-	ck_assert_err("dev x xdpmode skb", -EINVAL, "xdpmode 'skb' unknown (native, generic, auto)");
+	ck_assert_err("dev x queues 0", -EINVAL, "queues '0' out of range (1..16)");
+	ck_assert_err("dev x queues 17", -EINVAL, "queues '17' out of range");
+	ck_assert_err("dev x queue two", -EINVAL, "queue 'two' is not a number");
+	ck_assert_err("dev x mode fast", -EINVAL, "mode 'fast' unknown (auto|copy|zerocopy)");
+	ck_assert_err("dev x xdpmode skb", -EINVAL, "xdpmode 'skb' unknown (native|auto|generic)");
 	ck_assert_err("dev x mode zerocopy xdpmode generic", -EINVAL,
 		      "mode zerocopy needs the driver's native XDP");
 	ck_assert_err("dev abcdefghijklmnopq", -EINVAL, "not a valid interface name");
