@@ -768,13 +768,15 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 	if (r->metric == AB_INSNS)
 		return;
 	for (unsigned int i = 1; i < nr_variants; i++) {
-		const struct stats_ci *a = &variants[i].alt_ratio;
+		struct stats_ci a;
 
-		if (metric_tput(r->metric) && a->n && variants[i].enough)
-			fprintf(f, "%s%s per %s: %+.2f %% [%+.2f, %+.2f], round-to-round sd %.2f %%\n",
+		/* the other rate, in time as well: per packet of the workers' CPU, or of the wall */
+		stats_ci_time(&variants[i].alt_ratio, true, &a);
+		if (metric_tput(r->metric) && a.n && variants[i].enough)
+			fprintf(f, "%s%s per %s: time %+.2f %% [%+.2f, %+.2f], round-to-round sd %.2f %%\n",
 				md ? "\n" : "", variants[i].name,
 				r->metric == AB_MPPS ? "CPU-second of the workers" : "wall-clock second",
-				a->est * 100, a->lo * 100, a->hi * 100, a->sd * 100);
+				a.est * 100, a.lo * 100, a.hi * 100, variants[i].alt_ratio.sd * 100);
 		fprintf(f, "%s%s: round-to-round sd of the ratio %.2f %%\n", md ? "\n" : "",
 			variants[i].name, variants[i].ratio.sd * 100);
 	}

@@ -50,8 +50,8 @@ struct stats_ci {
  * percentile bootstrap over k units covers far less than 95 % at small k
  * even with the expansion below: A/A rounds simulated as the lab measures
  * them (tests/unit/tools/uxdp/stats_test.c) gave 53 % coverage at two
- * blocks of generations, 89 % at four, 92-94 % at five and six and ~95 %
- * from eight on; an A/A run of this machine, cut into k blocks, agreed
+ * blocks of generations, 89 % at four, 92 % at six and 94-95 % from eight
+ * on; an A/A run of this machine, cut into k blocks, agreed
  * (Documentation/lab.md, "How few blocks"). Single pairs: 94 % at ten.
  */
 #define STATS_MIN_BLOCKS	6

@@ -374,7 +374,7 @@ static unsigned int aa_coverage(unsigned int blocks, unsigned int trials)
 
 		stats_prng_seed(&r, 100000 * blocks + t);
 		synth_aa_blocks(&r, a, b, blk, blocks);
-		ck_assert_int_eq(stats_paired_ci(a, b, blk, blocks * 10, 0.25, 1000, STATS_SEED + t,
+		ck_assert_int_eq(stats_paired_ci(a, b, blk, blocks * 10, 0.25, 500, STATS_SEED + t,
 						 &ci), 0);
 		ck_assert_uint_eq(ci.units, blocks);
 		held += !stats_ci_significant(&ci);
@@ -390,13 +390,13 @@ static unsigned int aa_coverage(unsigned int blocks, unsigned int trials)
  */
 START_TEST(test_aa_coverage_where_printed)
 {
-	const unsigned int blocks[] = { STATS_MIN_BLOCKS, STATS_MIN_BLOCKS + 2, 12, 20 };
-	unsigned int below = aa_coverage(STATS_MIN_BLOCKS - 2, 1000);
+	const unsigned int blocks[] = { STATS_MIN_BLOCKS, STATS_MIN_BLOCKS + 2, 12 };
+	unsigned int below = aa_coverage(STATS_MIN_BLOCKS - 2, 400);
 
 	fprintf(stderr, "A/A coverage at %u blocks: %.1f %%\n", STATS_MIN_BLOCKS - 2, below / 10.0);
 	ck_assert_uint_lt(below, 920);
 	for (unsigned int i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
-		unsigned int c = aa_coverage(blocks[i], 1000);
+		unsigned int c = aa_coverage(blocks[i], 400);
 
 		fprintf(stderr, "A/A coverage at %u blocks: %.1f %%\n", blocks[i], c / 10.0);
 		ck_assert_msg(c >= 920 && c <= 980, "A/A coverage at %u blocks: %.1f %%",
