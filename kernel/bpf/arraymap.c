@@ -314,6 +314,8 @@ struct perf_event_store {
 	u64 lost;
 	size_t head, tail;		/* byte offsets, tail - head bytes queued */
 	u8 ring[PERF_STORE_SIZE];
+	/* a record that wraps around the ring's end, made contiguous for the callback */
+	u8 wrapped[PERF_STORE_SIZE / 2];
 };
 
 static int fd_array_map_alloc_check(union bpf_attr *attr)
@@ -615,6 +617,7 @@ int perf_event_array_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx)
 	struct perf_event_store *store;
 	struct perf_record_hdr hdr;
 	int n = 0, stop = 0;
+	size_t off;
 	void *buf;
 	u8 *ring;
 
@@ -622,20 +625,26 @@ int perf_event_array_consume(struct bpf_map *map, bpf_record_cb cb, void *ctx)
 		return -EINVAL;
 	store = perf_store(map);
 	ring = perf_store_ring(store);
-	buf = malloc(PERF_STORE_SIZE / 2);
-	if (!buf)
-		return -ENOMEM;
 
+	/*
+	 * No allocation: a capture consumes after every packet. The callback
+	 * runs under the lock, so a record read in place cannot be overwritten.
+	 */
 	pthread_mutex_lock(&store->lock);
 	while (store->head != store->tail && !stop) {
 		perf_ring_copy_out(ring, store->head, &hdr, sizeof(hdr));
-		perf_ring_copy_out(ring, store->head + sizeof(hdr), buf, hdr.size);
+		off = (store->head + sizeof(hdr)) % PERF_STORE_SIZE;
+		if (off + hdr.size <= PERF_STORE_SIZE) {
+			buf = ring + off;
+		} else {
+			perf_ring_copy_out(ring, store->head + sizeof(hdr), store->wrapped, hdr.size);
+			buf = store->wrapped;
+		}
 		store->head += ALIGN(sizeof(hdr) + hdr.size, 8);
 		n++;
 		stop = cb(ctx, hdr.index, buf, hdr.size);
 	}
 	pthread_mutex_unlock(&store->lock);
-	free(buf);
 	return n;
 }
 

@@ -29,8 +29,12 @@
  *	    always has frag_size 4096, as the kernel's loopback queue does.
  *	    BPF_F_TEST_XDP_LIVE_FRAMES is refused (-EOPNOTSUPP). A redirect
  *	    verdict's target is reported to the caller, then reset.
+ *	    The data buffer is not allocated per run: each thread keeps one,
+ *	    zeroed per run as kzalloc() would, grown only when a run needs
+ *	    more (a capture runs one test run per packet).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,28 +108,68 @@ static int bpf_check_uarg_tail_zero(const void *buf, size_t expected, size_t act
 	return 0;
 }
 
-static void *bpf_ctx_init(const union bpf_attr *kattr, u32 max_size)
+/* @data: the caller's buffer of @max_size bytes (an on-stack xdp_md here). */
+static void *bpf_ctx_init(const union bpf_attr *kattr, u32 max_size, void *data)
 {
 	const void *data_in = u64_to_ptr(kattr->test.ctx_in);
 	void *data_out = u64_to_ptr(kattr->test.ctx_out);
 	u32 size = kattr->test.ctx_size_in;
-	void *data;
 	int err;
 
 	if (!data_in && !data_out)
 		return NULL;
-	data = calloc(1, max_size);
-	if (!data)
-		return ERR_PTR(-ENOMEM);
+	memset(data, 0, max_size);
 	if (data_in) {
 		err = bpf_check_uarg_tail_zero(data_in, max_size, size);
-		if (err) {
-			free(data);
+		if (err)
 			return ERR_PTR(err);
-		}
 		memcpy(data, data_in, size < max_size ? size : max_size);
 	}
 	return data;
+}
+
+/*
+ * The calling thread's test-run buffer. The key's destructor frees it when
+ * a thread exits; test_run_buf_exit() frees the unloading thread's, whose
+ * key destructors never run.
+ */
+static __thread void *test_run_buf;
+static __thread size_t test_run_buf_size;
+static pthread_key_t test_run_key;
+static pthread_once_t test_run_once = PTHREAD_ONCE_INIT;
+static bool test_run_key_ok;
+
+static void test_run_key_init(void)
+{
+	test_run_key_ok = !pthread_key_create(&test_run_key, free);
+}
+
+__attribute__((destructor)) static void test_run_buf_exit(void)
+{
+	if (test_run_key_ok)
+		pthread_setspecific(test_run_key, NULL);
+	free(test_run_buf);
+	test_run_buf = NULL;
+	test_run_buf_size = 0;
+}
+
+/* @size zeroed bytes, valid until the thread's next test run. */
+static void *test_run_buf_get(size_t size)
+{
+	void *p;
+
+	if (size > test_run_buf_size) {
+		pthread_once(&test_run_once, test_run_key_init);
+		p = realloc(test_run_buf, size);
+		if (!p)
+			return NULL;
+		test_run_buf = p;
+		test_run_buf_size = size;
+		if (test_run_key_ok)
+			pthread_setspecific(test_run_key, p);
+	}
+	memset(test_run_buf, 0, size);
+	return test_run_buf;
 }
 
 static void *bpf_test_init(const union bpf_attr *kattr, u32 user_size, u32 size,
@@ -139,7 +183,7 @@ static void *bpf_test_init(const union bpf_attr *kattr, u32 user_size, u32 size,
 	if (!data_in)
 		return ERR_PTR(-EFAULT);
 	size = SKB_DATA_ALIGN(size);
-	data = calloc(1, size + headroom + tailroom);
+	data = test_run_buf_get(size + headroom + tailroom);
 	if (!data)
 		return ERR_PTR(-ENOMEM);
 	memcpy((u8 *)data + headroom, data_in, user_size);
@@ -247,6 +291,7 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 	struct bpf_redirect_info *ri;
 	u32 max_linear_sz, meta_sz = 0;
 	struct xdp_buff xdp = {};
+	struct xdp_md ctx_buf;
 	struct net_device dev;
 	struct xdp_md *ctx;
 	void *data;
@@ -264,18 +309,18 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 	if (kattr->test.batch_size)
 		return -EINVAL;
 
-	ctx = bpf_ctx_init(kattr, sizeof(struct xdp_md));
+	ctx = bpf_ctx_init(kattr, sizeof(struct xdp_md), &ctx_buf);
 	if (IS_ERR(ctx))
 		return (int)PTR_ERR(ctx);
 	if (ctx) {
 		/* There can't be user provided data before the metadata. */
 		if (ctx->data_meta || ctx->data_end > kattr->test.data_size_in ||
 		    ctx->data > ctx->data_end)
-			goto free_ctx;
+			return -EINVAL;
 		meta_sz = ctx->data;
 		if (xdp_metalen_invalid(meta_sz) ||
 		    meta_sz > headroom - sizeof(struct xdp_frame))
-			goto free_ctx;
+			return -EINVAL;
 		/* The metadata is taken from the headroom; data_end (6.18+)
 		 * says how much of the input is linear, the rest goes to frags. */
 		headroom -= meta_sz;
@@ -286,12 +331,10 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 	if (linear_sz > max_linear_sz)
 		linear_sz = max_linear_sz;
 	if (kattr->test.data_size_in - meta_sz < ETH_HLEN)
-		goto free_ctx;
+		return -EINVAL;
 	data = bpf_test_init(kattr, linear_sz, max_linear_sz, headroom, tailroom);
-	if (IS_ERR(data)) {
-		ret = (int)PTR_ERR(data);
-		goto free_ctx;
-	}
+	if (IS_ERR(data))
+		return (int)PTR_ERR(data);
 
 	/* The loopback device's rx queue 0 in the kernel. */
 	memset(&dev, 0, sizeof(dev));
@@ -311,7 +354,7 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 
 	ret = xdp_convert_md_to_buff(ctx, &xdp);
 	if (ret)
-		goto free_data;
+		return ret;
 	if (dev.ifindex != 1) {
 		snprintf(dev.name, sizeof(dev.name), "if%d", dev.ifindex);
 		dev.flags = IFF_UP;
@@ -367,10 +410,6 @@ int bpf_prog_test_run_xdp(struct bpf_prog *prog, const union bpf_attr *kattr,
 out:
 	for (i = 0; i < sinfo->nr_frags; i++)
 		__free_page(skb_frag_page(&sinfo->frags[i]));
-free_data:
-	free(data);
-free_ctx:
-	free(ctx);
 	return ret;
 }
 

@@ -33,9 +33,11 @@
  * Statistics (stats.c): per variant the median, quartiles and a robust
  * spread; against the first variant the 25 % trimmed mean of the paired
  * log ratios with a 95 % bootstrap CI that resamples blocks of two
- * generations (stats_paired_ci), and a verdict. --precision P% stops once
- * every CI's half-width is below P (after at least 5 rounds, or 12
- * generations).
+ * generations (stats_paired_ci), and a verdict in time. No interval is
+ * printed from fewer units than the A/A calibration supports
+ * (STATS_MIN_BLOCKS blocks, STATS_MIN_PAIRS pairs without generations):
+ * "not enough data: run longer". --precision P% stops once every CI's
+ * half-width is below P, checked from that minimum on.
  *
  * Kernel: none (the lab around the datapath; the question comes from the
  * veth bulking thread, Documentation/experiments.md)
@@ -70,8 +72,9 @@
 
 #define AB_MAX_VARIANTS		8
 #define AB_MAX_ROUNDS		5000
-#define AB_MIN_ROUNDS		5
-#define AB_MIN_GENERATIONS	12	/* before --precision may stop a run with generations */
+/* a CI, and so a --precision stop, needs calibrated numbers of units (stats.h) */
+#define AB_MIN_ROUNDS		STATS_MIN_PAIRS
+#define AB_MIN_GENERATIONS	(2 * STATS_MIN_BLOCKS)
 #define AB_ROUND_TRIES		20	/* runs of a round that saw no packet, at most */
 #define AB_MAX(a, b)		((a) > (b) ? (a) : (b))
 #define AB_INSNS_BASE		2000	/* frames of the baseline callgrind run */
@@ -94,6 +97,10 @@ struct ab_variant {
 	struct stats_summary sum;
 	struct stats_ci mean_ci;
 	struct stats_ci ratio;	/* vs variant 0; unset for 0 */
+	struct stats_ci time;	/* the same as a change of time (per packet, or latency) */
+	bool enough;		/* ratio rests on enough units to print its CI */
+	double *blk_est;	/* per block (or round): paired estimate vs variant 0 */
+	unsigned int nr_blk;
 	struct stats_ci alt_ratio;	/* the same for ->alt */
 	double cpu_share;	/* worker CPU time / (workers x wall time), median over rounds */
 	double *share;
@@ -575,6 +582,17 @@ struct ab_run {
 };
 
 static unsigned int ab_used(const struct ab_run *r, unsigned int n);
+static unsigned int ab_blocks(const struct ab_run *r, unsigned int n);
+static unsigned int ab_units(const struct ab_run *r, unsigned int n);
+
+/* A CI bound, or null when there are too few units to print one. */
+static void json_bound(FILE *f, const char *key, double v, bool enough)
+{
+	if (enough)
+		fprintf(f, ",\"%s\":%.6f", key, v);
+	else
+		fprintf(f, ",\"%s\":null", key);
+}
 
 static void write_json(FILE *f, const struct ab_run *r)
 {
@@ -591,7 +609,10 @@ static void write_json(FILE *f, const struct ab_run *r)
 			(unsigned long long)STATS_SEED);
 	if (r->metric != AB_INSNS) {
 		fprintf(f, "\"respawn\":%u,\"generations\":%u,\"analysed_rounds\":%u,"
-			"\"generation\":[", r->respawn, r->generations, ab_used(r, r->rounds));
+			"\"blocks\":%u,\"units\":%u,\"min_units\":%u,\"generation\":[", r->respawn,
+			r->generations, ab_used(r, r->rounds), ab_blocks(r, r->rounds),
+			ab_units(r, ab_used(r, r->rounds)),
+			r->respawn ? STATS_MIN_BLOCKS : STATS_MIN_PAIRS);
 		for (unsigned int k = 0; k < r->rounds; k++)
 			fprintf(f, "%s%u", k ? "," : "", r->gen[k]);
 		fputs("],", f);
@@ -635,17 +656,32 @@ static void write_json(FILE *f, const struct ab_run *r)
 				fprintf(f, "%s%.4f", k ? "," : "", v->share[k]);
 			fputs("]", f);
 		}
-		if (i && metric_tput(r->metric))
-			fprintf(f, ",\"%s_ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s,"
-				   "\"sd_log\":%.6f}", r->metric == AB_MPPS ? "mpps_cpu" : "mpps",
-				v->alt_ratio.est, v->alt_ratio.lo, v->alt_ratio.hi,
-				stats_ci_significant(&v->alt_ratio) ? "true" : "false", v->alt_ratio.sd);
-		if (i && r->metric != AB_INSNS)
-			fprintf(f, ",\"ratio\":{\"est\":%.6f,\"lo\":%.6f,\"hi\":%.6f,\"significant\":%s,"
+		if (i && metric_tput(r->metric)) {
+			fprintf(f, ",\"%s_ratio\":{\"est\":%.6f", r->metric == AB_MPPS ? "mpps_cpu" : "mpps",
+				v->alt_ratio.est);
+			json_bound(f, "lo", v->alt_ratio.lo, v->enough);
+			json_bound(f, "hi", v->alt_ratio.hi, v->enough);
+			fprintf(f, ",\"significant\":%s,\"sd_log\":%.6f}",
+				v->enough && stats_ci_significant(&v->alt_ratio) ? "true" : "false",
+				v->alt_ratio.sd);
+		}
+		if (i && r->metric != AB_INSNS) {
+			fprintf(f, ",\"ratio\":{\"est\":%.6f", v->ratio.est);
+			json_bound(f, "lo", v->ratio.lo, v->enough);
+			json_bound(f, "hi", v->ratio.hi, v->enough);
+			fprintf(f, ",\"significant\":%s,\"enough_data\":%s,\"units\":%u,"
 				   "\"sd_log\":%.6f,\"rounds_for_0.5pct\":%u}",
-				v->ratio.est, v->ratio.lo, v->ratio.hi,
-				stats_ci_significant(&v->ratio) ? "true" : "false", v->ratio.sd,
+				v->enough && stats_ci_significant(&v->ratio) ? "true" : "false",
+				v->enough ? "true" : "false", ab_units(r, v->sum.n), v->ratio.sd,
 				stats_rounds_for(v->ratio.sd, 0.005));
+			fprintf(f, ",\"time\":{\"est\":%.6f", v->time.est);
+			json_bound(f, "lo", v->time.lo, v->enough);
+			json_bound(f, "hi", v->time.hi, v->enough);
+			fprintf(f, ",\"speedup\":%.4f},\"block_estimates\":[", 1 / (1 + v->time.est));
+			for (unsigned int k = 0; k < v->nr_blk; k++)
+				fprintf(f, "%s%.6f", k ? "," : "", v->blk_est[k]);
+			fputs("]", f);
+		}
 		if (i) {
 			fputs(",\"verdict\":", f);
 			json_str(f, v->verdict);
@@ -653,6 +689,29 @@ static void write_json(FILE *f, const struct ab_run *r)
 		fputs("}", f);
 	}
 	fputs("]}\n", f);
+}
+
+/*
+ * What the statistics rest on, in the words summary.md and the table use;
+ * the same numbers as data.json's rounds, analysed_rounds and blocks.
+ */
+static const char *ab_counts(const struct ab_run *r)
+{
+	static char buf[256];
+	unsigned int nu = ab_used(r, r->rounds), nb = ab_blocks(r, r->rounds);
+
+	if (!r->respawn)
+		snprintf(buf, sizeof(buf), "analysed: %u of %u rounds per variant, resampled as "
+			 "single pairs (one process per variant)", nu, r->rounds);
+	else if (nb)
+		snprintf(buf, sizeof(buf), "analysed: %u of %u rounds per variant, %u whole block%s "
+			 "of two generations (%u generation%s run)", nu, r->rounds, nb,
+			 nb == 1 ? "" : "s", r->generations, r->generations == 1 ? "" : "s");
+	else
+		snprintf(buf, sizeof(buf), "analysed: %u of %u rounds per variant, no whole block "
+			 "of two generations (%u generation%s run)", nu, r->rounds, r->generations,
+			 r->generations == 1 ? "" : "s");
+	return buf;
 }
 
 static void print_text(FILE *f, const struct ab_run *r, bool md)
@@ -674,46 +733,83 @@ static void print_text(FILE *f, const struct ab_run *r, bool md)
 		}
 	} else {
 		if (md)
-			fprintf(f, "| variant | rounds | median %s | IQR | spread (rsd) | mean [95 %% CI] | vs first [95 %% CI] |\n"
+			fprintf(f, "| variant | rounds | median %s | IQR | spread (rsd) | mean [95 %% CI] | time vs first [95 %% CI] |\n"
 				   "|---|---:|---:|---:|---:|---:|---:|\n", metric == AB_MPPS ? "Mpps" : metric == AB_MPPS_CPU ? "Mpps/CPU-s" :
 				   metric == AB_P50 ? "p50 ns" : "p99 ns");
 		else
-			fprintf(f, "%-24s %6s %10s %17s %7s %20s\n", "variant", "rounds", "median",
-				metric_tput(metric) ? "IQR (M)" : "IQR (ns)", "rsd", "vs first [95% CI]");
+			fprintf(f, "%-24s %6s %10s %17s %7s  %s\n", "variant", "rounds", "median",
+				metric_tput(metric) ? "IQR (M)" : "IQR (ns)", "rsd",
+				"time vs first [95% CI]");
 		for (unsigned int i = 0; i < nr_variants; i++) {
 			struct ab_variant *v = &variants[i];
-			char vs[64] = "-";
+			char vs[96] = "-";
 
-			if (i)
-				snprintf(vs, sizeof(vs), "%+.2f %% [%+.2f, %+.2f]", v->ratio.est * 100,
-					 v->ratio.lo * 100, v->ratio.hi * 100);
+			if (i && v->enough)
+				snprintf(vs, sizeof(vs), "%+.2f %% [%+.2f, %+.2f]", v->time.est * 100,
+					 v->time.lo * 100, v->time.hi * 100);
+			else if (i)
+				snprintf(vs, sizeof(vs), "%+.2f %% [not enough data]", v->time.est * 100);
 			if (md)
 				fprintf(f, "| %s | %u | %.3f | %.3f–%.3f | %.2f %% | %.3f [%.3f, %.3f] | %s |\n",
-					v->name, v->n, v->sum.median / SCALE, v->sum.q1 / SCALE,
+					v->name, v->sum.n, v->sum.median / SCALE, v->sum.q1 / SCALE,
 					v->sum.q3 / SCALE, v->sum.rsd * 100, v->mean_ci.est / SCALE,
 					v->mean_ci.lo / SCALE, v->mean_ci.hi / SCALE, vs);
 			else
-				fprintf(f, "%-24s %6u %10.3f %8.3f-%-8.3f %6.2f%% %20s\n", v->name, v->n,
+				fprintf(f, "%-24s %6u %10.3f %8.3f-%-8.3f %6.2f%%  %s\n", v->name, v->sum.n,
 					v->sum.median / SCALE, v->sum.q1 / SCALE, v->sum.q3 / SCALE,
 					v->sum.rsd * 100, vs);
 		}
 	}
 	(void)bar;
+	if (r->metric != AB_INSNS)
+		fprintf(f, "%s%s\n", md ? "\n" : "", ab_counts(r));
 	for (unsigned int i = 1; i < nr_variants; i++)
 		fprintf(f, "%s%s\n", md ? "\n**Verdict:** " : "verdict: ", variants[i].verdict);
 	if (r->metric == AB_INSNS)
 		return;
 	for (unsigned int i = 1; i < nr_variants; i++) {
-		const struct stats_ci *a = &variants[i].alt_ratio;
+		struct stats_ci a;
 
-		if (metric_tput(r->metric) && a->n)
-			fprintf(f, "%s%s per %s: %+.2f %% [%+.2f, %+.2f], round-to-round sd %.2f %%\n",
+		/* the other rate, in time as well: per packet of the workers' CPU, or of the wall */
+		stats_ci_time(&variants[i].alt_ratio, true, &a);
+		if (metric_tput(r->metric) && a.n && variants[i].enough)
+			fprintf(f, "%s%s per %s: time %+.2f %% [%+.2f, %+.2f], round-to-round sd %.2f %%\n",
 				md ? "\n" : "", variants[i].name,
 				r->metric == AB_MPPS ? "CPU-second of the workers" : "wall-clock second",
-				a->est * 100, a->lo * 100, a->hi * 100, a->sd * 100);
+				a.est * 100, a.lo * 100, a.hi * 100, variants[i].alt_ratio.sd * 100);
 		fprintf(f, "%s%s: round-to-round sd of the ratio %.2f %%\n", md ? "\n" : "",
 			variants[i].name, variants[i].ratio.sd * 100);
 	}
+}
+
+/* ratio.svg: per variant against the first, the time change per block and overall with its CI */
+static int ab_plot_ratio(FILE *f, const struct ab_run *r)
+{
+	static double pct[AB_MAX_VARIANTS][AB_MAX_ROUNDS];
+	struct svg_series s[AB_MAX_VARIANTS];
+	unsigned int nr = 0;
+
+	for (unsigned int i = 1; i < nr_variants; i++) {
+		struct ab_variant *v = &variants[i];
+
+		/* per block, as a time change in % like the verdict */
+		for (unsigned int k = 0; k < v->nr_blk; k++) {
+			struct stats_ci b = { .est = v->blk_est[k], .lo = v->blk_est[k],
+					      .hi = v->blk_est[k] }, t;
+
+			stats_ci_time(&b, metric_tput(r->metric), &t);
+			pct[nr][k] = t.est * 100;
+		}
+		s[nr] = (struct svg_series){ .name = v->name, .v = pct[nr], .n = v->nr_blk,
+					     .est = v->time.est * 100,
+					     .lo = v->enough ? v->time.lo * 100 : NAN,
+					     .hi = v->enough ? v->time.hi * 100 : NAN };
+		nr++;
+	}
+	return svg_plot_ratio(f, r->respawn ?
+			      "Time vs the first variant: paired ratio per block, 95 % CI" :
+			      "Time vs the first variant: paired ratio per round, 95 % CI",
+			      "time vs first, %", variants[0].name, s, nr);
 }
 
 static int write_report(const char *dir, const struct ab_run *r)
@@ -765,18 +861,20 @@ static int write_report(const char *dir, const struct ab_run *r)
 		fprintf(f, "\n%u rounds of %g s per variant, interleaved, in %u generation%s of processes "
 			   "(%u warm-up rounds each, thrown away)%s; %.0f s in all. Metric: %s. "
 			   "CI: paired log ratios, %g %% trimmed at each end, percentile bootstrap "
-			   "over %s (%d resamples, fixed seed), 95 %%.\n\n",
+			   "over %s (%d resamples, fixed seed), 95 %%, printed from %u %s on.\n\n",
 			r->rounds, r->secs, r->generations, r->generations == 1 ? "" : "s", r->warmup,
 			r->stopped_early ? " (stopped early: precision reached)" : "",
 			r->elapsed, r->metric == AB_MPPS_CPU ?
 			"packets per CPU-second of the worker threads" : r->metric == AB_MPPS ?
 			"packets per wall-clock second" : "generic XDP hook latency",
-			r->trim * 100, r->respawn && r->generations > 3 ?
-			"blocks of two generations (one spawned in each order)" : "rounds",
-			STATS_RESAMPLES);
+			r->trim * 100, r->respawn ?
+			"blocks of two generations (one spawned in each order)" : "single pairs",
+			STATS_RESAMPLES, r->respawn ? STATS_MIN_BLOCKS : STATS_MIN_PAIRS,
+			r->respawn ? "blocks" : "pairs");
 	print_text(f, r, true);
 	if (r->metric != AB_INSNS)
-		fprintf(f, "\n![%s](%s)\n\n![rounds](rounds-cdf.svg)\n%s", main_svg, main_svg,
+		fprintf(f, "\n![%s](%s)\n\n![paired ratio](ratio.svg)\n\n![rounds](rounds-cdf.svg)\n%s",
+			main_svg, main_svg,
 			metric_tput(r->metric) ? "" : "\n![latency CDF](latency-cdf.svg)\n");
 	if (fclose(f))
 		goto err;
@@ -804,6 +902,13 @@ static int write_report(const char *dir, const struct ab_run *r)
 				  "Generic XDP hook p50 latency per variant (95 % CI of the mean)" :
 				  "Generic XDP hook p99 latency per variant (95 % CI of the mean)",
 				  "ns", s, nr_variants);
+	if (fclose(f) || ret)
+		goto err;
+	snprintf(path, sizeof(path), "%s/ratio.svg", dir);
+	f = fopen(path, "w");
+	if (!f)
+		goto err;
+	ret = ab_plot_ratio(f, r);
 	if (fclose(f) || ret)
 		goto err;
 	snprintf(path, sizeof(path), "%s/rounds-cdf.svg", dir);
@@ -866,9 +971,37 @@ static unsigned int ab_used(const struct ab_run *r, unsigned int n)
 {
 	unsigned int blk = 2 * r->respawn;
 
-	if (!r->respawn || n / blk < 2)
+	if (!r->respawn || n < blk)
 		return n;
 	return n / blk * blk;
+}
+
+/* Whole blocks of two generations in @n rounds (0 without generations). */
+static unsigned int ab_blocks(const struct ab_run *r, unsigned int n)
+{
+	return r->respawn ? n / (2 * r->respawn) : 0;
+}
+
+/* Units the ratio's bootstrap resamples: blocks, or single pairs. */
+static unsigned int ab_units(const struct ab_run *r, unsigned int n)
+{
+	return r->respawn ? ab_blocks(r, n) : n;
+}
+
+static bool ab_enough(const struct ab_run *r, unsigned int n)
+{
+	return ab_units(r, n) >= (r->respawn ? STATS_MIN_BLOCKS : STATS_MIN_PAIRS);
+}
+
+/* The paired estimate of @v per block (per round without generations), for the plot. */
+static void ab_block_estimates(const struct ab_run *r, struct ab_variant *v, unsigned int nu)
+{
+	unsigned int len = r->respawn && ab_blocks(r, nu) ? 2 * r->respawn : 1;
+
+	v->nr_blk = 0;
+	for (unsigned int k = 0; k + len <= nu; k += len)
+		v->blk_est[v->nr_blk++] = stats_paired_est(variants[0].v + k, v->v + k, len,
+							   len > 1 ? r->trim : 0);
 }
 
 /*
@@ -881,16 +1014,19 @@ static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 	const unsigned int *blk = r->respawn ? r->blk : NULL;
 	unsigned int resamples = final ? STATS_RESAMPLES : STATS_RESAMPLES / 4;
 	unsigned int nu = ab_used(r, variants[0].n);
-	bool tight = true;
+	bool tight = true, enough = ab_enough(r, nu);
 
+	/* every figure, per variant and paired, from the same nu rounds */
 	for (unsigned int i = 0; i < nr_variants; i++) {
 		struct ab_variant *v = &variants[i];
 
-		stats_summarize(v->v, v->n, &v->sum);
-		if (final && stats_mean_ci(v->v, v->n, STATS_RESAMPLES, STATS_SEED, &v->mean_ci))
-			v->mean_ci = (struct stats_ci){ v->n, v->sum.mean, v->sum.mean, v->sum.mean };
+		stats_summarize(v->v, nu, &v->sum);
+		if (final && stats_mean_ci(v->v, nu, STATS_RESAMPLES, STATS_SEED, &v->mean_ci))
+			v->mean_ci = (struct stats_ci){ .n = nu, .est = v->sum.mean, .lo = v->sum.mean,
+							.hi = v->sum.mean };
 		if (!i)
 			continue;
+		v->enough = false;
 		if (stats_paired_ci(variants[0].v, v->v, blk, nu, r->trim, resamples,
 				    STATS_SEED, &v->ratio)) {
 			snprintf(v->verdict, sizeof(v->verdict),
@@ -899,13 +1035,23 @@ static bool ab_analyse(const struct ab_run *r, double precision, bool final)
 			tight = false;
 			continue;
 		}
-		if (metric_tput(metric))
-			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "faster",
-				      "slower");
+		stats_ci_time(&v->ratio, metric_tput(metric), &v->time);
+		v->enough = enough;
+		if (final)
+			ab_block_estimates(r, v, nu);
+		if (enough)
+			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio,
+				      metric_tput(metric));
+		else if (r->respawn)
+			snprintf(v->verdict, sizeof(v->verdict),
+				 "not enough data: run longer (%u whole block%s of two generations; "
+				 "a 95 %% CI needs %u)", ab_blocks(r, nu), ab_blocks(r, nu) == 1 ? "" : "s",
+				 STATS_MIN_BLOCKS);
 		else
-			stats_verdict(v->verdict, sizeof(v->verdict), v->name, &v->ratio, "slower",
-				      "faster");
-		tight &= stats_ci_halfwidth(&v->ratio) < precision;
+			snprintf(v->verdict, sizeof(v->verdict),
+				 "not enough data: run longer (%u pairs of rounds; a 95 %% CI needs %u)",
+				 nu, STATS_MIN_PAIRS);
+		tight &= enough && stats_ci_halfwidth(&v->ratio) < precision;
 		if (final && metric_tput(metric) &&
 		    stats_paired_ci(variants[0].alt, v->alt, blk, nu, r->trim, STATS_RESAMPLES,
 				    STATS_SEED, &v->alt_ratio))
@@ -945,7 +1091,7 @@ static int ab_generation(struct ab_run *r)
  * of each from the AB_MIN_GENERATIONS-th on: the CI resamples generations,
  * and a bootstrap over a handful of them is far too narrow (an A/A run
  * stopped after 3 generations with "B is 0.4 % faster (95 % CI 0.2-0.6 %)").
- * Without, after every round from the fifth, then every 5 % of the rounds
+ * Without, after every round from the tenth, then every 5 % of the rounds
  * so far (a bootstrap costs resamples x rounds).
  */
 static bool ab_check_due(const struct ab_run *r)
@@ -1228,7 +1374,9 @@ int do_ab(int argc, char **argv)
 		variants[i].alt = calloc(r.max_rounds, sizeof(double));
 		variants[i].share = calloc(r.max_rounds, sizeof(double));
 		variants[i].lat = calloc((size_t)r.max_rounds * AB_LAT_Q, sizeof(double));
-		if (!variants[i].v || !variants[i].alt || !variants[i].share || !variants[i].lat)
+		variants[i].blk_est = calloc(r.max_rounds, sizeof(double));
+		if (!variants[i].v || !variants[i].alt || !variants[i].share || !variants[i].lat ||
+		    !variants[i].blk_est)
 			return 1;
 	}
 	r.gen = calloc(r.max_rounds, sizeof(*r.gen));
@@ -1259,6 +1407,7 @@ int do_ab(int argc, char **argv)
 		free(variants[i].alt);
 		free(variants[i].share);
 		free(variants[i].lat);
+		free(variants[i].blk_est);
 		variants[i] = (struct ab_variant){ 0 };
 	}
 	free(r.gen);

@@ -23,8 +23,11 @@
  * With -j nothing is printed until the end: one JSON document holds the
  * last run's fields at the top level (duration_s, devices, ...), every
  * run in "runs" and the script's error if any (Documentation/output.rst,
- * schema/run.json). The JSON is built with json_writer.c. A script with several labelled runs ends
- * with a summary table of the measured device's rate per label. For the
+ * schema/run.json). The JSON is built with json_writer.c. A script with
+ * several labelled runs ends with a summary table of the measured device's
+ * rate per label, each difference from the first with a 95 % interval from
+ * the rates of 100 ms slices of both runs (the first slice, start-up, left
+ * out) and marked "within noise" when that interval holds zero. For the
  * soak test each run's JSON also holds the process's resident set at its
  * start and end (rss_kb, VmRSS), the skbs freed per drop reason during the
  * run (skb_drops; the stack's drops are counted only there) and each
@@ -50,11 +53,14 @@
 #include "map_diff.h"
 #include "run_trace.h"
 #include "script.h"
+#include "stats.h"
 
 #define RUN_MAX			64
 #define MAP_SNAP_MAX		4096
 #define DRIVER_STATS_MAX	256
 #define SKB_DROPS_MAX		128
+#define RUN_SLICES		64	/* per run; a longer run merges slices pairwise */
+#define RUN_SLICE_NS		100000000ULL
 
 struct map_snap {
 	uint32_t map_id;
@@ -76,7 +82,40 @@ static struct {
 	double measure_pps;
 	bool lat;		/* `latency`: generic XDP hook, prog, copy p50/p90/p99 ns */
 	uint64_t lat_ns[3][3];
+	double slice_pps[RUN_SLICES];	/* the measured device's rate per slice */
+	unsigned int nr_slices;
 } runs[RUN_MAX];
+
+/* The measured device's rx_packets sampled by progress_cb() into slices. */
+static struct {
+	int ifindex;		/* 0: no `measure` */
+	unsigned int seen;	/* slices completed, the first (start-up) included */
+	uint64_t width, t_ns, pkts;
+	double *pps;
+	unsigned int *n;
+} slicer;
+
+static void slicer_tick(uint64_t elapsed_ns)
+{
+	struct uxdp_link_info li = { .sz = sizeof(li) };
+
+	if (slicer.ifindex <= 0 || elapsed_ns - slicer.t_ns < slicer.width ||
+	    uxdp_link_get_info(slicer.ifindex, &li))
+		return;
+	if (slicer.seen++) {
+		if (*slicer.n == RUN_SLICES) {
+			/* equal widths: a merged slice's rate is the mean of the two */
+			for (unsigned int k = 0; k < RUN_SLICES / 2; k++)
+				slicer.pps[k] = (slicer.pps[2 * k] + slicer.pps[2 * k + 1]) / 2;
+			*slicer.n = RUN_SLICES / 2;
+			slicer.width *= 2;
+		}
+		slicer.pps[(*slicer.n)++] = (li.rx_packets - slicer.pkts) * 1e9 /
+					    (elapsed_ns - slicer.t_ns);
+	}
+	slicer.t_ns = elapsed_ns;
+	slicer.pkts = li.rx_packets;
+}
 static unsigned int nr_runs;
 static double last_duration_s;
 static char *top_json;		/* fields added before the first run */
@@ -601,6 +640,7 @@ static bool progress_cb(void *ctx, uint64_t elapsed_ns)
 {
 	struct run_progress *p = ctx;
 
+	slicer_tick(elapsed_ns);
 	run_trace_poll();	/* bpf_printk lines, live */
 	if (run_signal)
 		return false;
@@ -718,6 +758,10 @@ static int cmd_run(int argc, char **argv)
 	map_diff_begin();
 	run_trace_begin();
 	uxdp_link_stats_reset();
+	runs[nr_runs].nr_slices = 0;
+	slicer = (typeof(slicer)){ .ifindex = measure ? uxdp_link_ifindex(measure) : 0,
+				   .width = RUN_SLICE_NS, .pps = runs[nr_runs].slice_pps,
+				   .n = &runs[nr_runs].nr_slices };
 	maps_snapshot(false);
 	memset(drops_before, 0, sizeof(drops_before));
 	uxdp_skb_drops_get(drop_names, drops_before, SKB_DROPS_MAX);
@@ -731,6 +775,7 @@ static int cmd_run(int argc, char **argv)
 	run_signal_stopped_run = run_signal;
 	if (p->line_shown)
 		printf("\r%50s\r", "");
+	slicer.ifindex = 0;
 	if (ret) {
 		script_err("run failed: %s", strerror(-ret));
 		goto out;
@@ -920,6 +965,27 @@ void run_set_error(unsigned int line, const char *msg)
 	snprintf(run_error.message, sizeof(run_error.message), "%s", msg);
 }
 
+/*
+ * Is the difference of @b from @a within the noise of the two runs? The
+ * interval comes from their slices (stats_unpaired_ci()); it sees what
+ * varied within each run, not a change that lasted longer than a run:
+ * `uxdp ab` answers that.
+ */
+static const char *run_noise(const typeof(runs[0]) *a, const typeof(runs[0]) *b)
+{
+	static char buf[96];
+	struct stats_ci ci;
+
+	if (a->nr_slices < STATS_MIN_PAIRS || b->nr_slices < STATS_MIN_PAIRS)
+		return "too short to tell (runs of 1.1 s and more can)";
+	if (stats_unpaired_ci(a->slice_pps, a->nr_slices, b->slice_pps, b->nr_slices,
+			      STATS_RESAMPLES, STATS_SEED, &ci))
+		return "no interval (a slice without packets)";
+	snprintf(buf, sizeof(buf), "[%+.1f, %+.1f]%s", ci.lo * 100, ci.hi * 100,
+		 stats_ci_significant(&ci) ? "" : " within noise");
+	return buf;
+}
+
 void run_output_begin(void)
 {
 	nr_runs = 0;
@@ -969,18 +1035,25 @@ void run_output_end(void)
 	if (json_output) {
 		run_document_print();
 	} else if (measured >= 2 && !quiet) {
-		double base = 0;
+		int first = -1;
 
-		printf("\n%-28s %-8s %10s %8s\n", "run", "measure", "Mpps", "vs first");
+		printf("\n%-28s %-8s %10s %8s  %s\n", "run", "measure", "Mpps", "vs first",
+		       "[95 % CI of 100 ms slices]");
 		for (unsigned int i = 0; i < nr_runs; i++) {
 			if (!runs[i].measure[0])
 				continue;
-			if (!base)
-				base = runs[i].measure_pps;
-			printf("%-28s %-8s %10.3f %+7.1f%%\n",
+			if (first < 0) {
+				first = i;
+				printf("%-28s %-8s %10.3f %8s\n", runs[i].label[0] ? runs[i].label : "-",
+				       runs[i].measure, runs[i].measure_pps / 1e6, "-");
+				continue;
+			}
+			printf("%-28s %-8s %10.3f %+7.1f%%  %s\n",
 			       runs[i].label[0] ? runs[i].label : "-", runs[i].measure,
 			       runs[i].measure_pps / 1e6,
-			       base ? (runs[i].measure_pps / base - 1) * 100 : 0);
+			       runs[first].measure_pps ?
+			       (runs[i].measure_pps / runs[first].measure_pps - 1) * 100 : 0,
+			       run_noise(&runs[first], &runs[i]));
 		}
 	}
 	if (!json_output && !quiet) {

@@ -192,6 +192,7 @@ int stats_ratio_ci(const double *a, const double *b, unsigned int n,
 		acc += d[i];
 	}
 	ci->n = n;
+	ci->units = n;
 	ci->est = expm1(acc / n);
 	ci->sd = 0;
 	for (unsigned int i = 0; i < n; i++)
@@ -231,6 +232,27 @@ static double trimmed_mean(double *tmp, const double *d, unsigned int n, double 
 	memcpy(tmp, d, n * sizeof(*d));
 	qsort(tmp, n, sizeof(*tmp), cmp_double);
 	return trimmed_mean_sorted(tmp, n, trim);
+}
+
+double stats_paired_est(const double *a, const double *b, unsigned int n, double trim)
+{
+	double *d, m;
+
+	if (!n || !(trim >= 0 && trim < 0.5))
+		return NAN;
+	d = malloc(2 * n * sizeof(*d));
+	if (!d)
+		return NAN;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0)) {
+			free(d);
+			return NAN;
+		}
+		d[i] = log(b[i] / a[i]);
+	}
+	m = trimmed_mean(d + n, d, n, trim);
+	free(d);
+	return expm1(m);
 }
 
 int stats_paired_ci(const double *a, const double *b, const unsigned int *cluster,
@@ -290,6 +312,7 @@ int stats_paired_ci(const double *a, const double *b, const unsigned int *cluste
 		goto out;
 	m = trimmed_mean(tmp, d, n, trim);
 	ci->n = n;
+	ci->units = units;
 	ci->est = expm1(m);
 	ci->sd = 0;
 	for (unsigned int i = 0; i < n; i++)
@@ -322,6 +345,54 @@ out:
 	return err;
 }
 
+static double mean_of(const double *x, unsigned int n)
+{
+	double acc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		acc += x[i];
+	return acc / n;
+}
+
+int stats_unpaired_ci(const double *a, unsigned int na, const double *b, unsigned int nb,
+		      unsigned int resamples, uint64_t seed, struct stats_ci *ci)
+{
+	double ma, mb, *est, q;
+	struct stats_prng r;
+
+	if (na < 2 || nb < 2)
+		return -EINVAL;
+	ma = mean_of(a, na);
+	mb = mean_of(b, nb);
+	if (!(ma > 0) || !(mb > 0))
+		return -EINVAL;
+	if (resamples < 100)
+		resamples = 100;
+	est = malloc(resamples * sizeof(*est));
+	if (!est)
+		return -ENOMEM;
+	stats_prng_seed(&r, seed);
+	for (unsigned int k = 0; k < resamples; k++) {
+		double sa = 0, sb = 0;
+
+		for (unsigned int i = 0; i < na; i++)
+			sa += a[stats_prng_below(&r, na)];
+		for (unsigned int i = 0; i < nb; i++)
+			sb += b[stats_prng_below(&r, nb)];
+		est[k] = sa > 0 && sb > 0 ? log((sb / nb) / (sa / na)) : 0;
+	}
+	qsort(est, resamples, sizeof(*est), cmp_double);
+	q = expanded_alpha_half(na < nb ? na : nb);
+	ci->n = na < nb ? na : nb;
+	ci->units = ci->n;
+	ci->est = mb / ma - 1;
+	ci->sd = 0;
+	ci->lo = expm1(quantile_sorted(est, resamples, q));
+	ci->hi = expm1(quantile_sorted(est, resamples, 1 - q));
+	free(est);
+	return 0;
+}
+
 int stats_mean_ci(const double *x, unsigned int n, unsigned int resamples,
 		  uint64_t seed, struct stats_ci *ci)
 {
@@ -332,33 +403,56 @@ int stats_mean_ci(const double *x, unsigned int n, unsigned int resamples,
 	for (unsigned int i = 0; i < n; i++)
 		acc += x[i];
 	ci->n = n;
+	ci->units = n;
 	ci->est = acc / n;
 	return bootstrap_mean(x, n, resamples, seed, ci);
 }
 
 /* "+1.1" / "−0.8" (U+2212 MINUS SIGN) with one decimal */
-static void fmt_signed(char *buf, size_t len, double pct)
+static int fmt_signed(char *buf, size_t len, double pct)
 {
 	if (pct < 0)
-		snprintf(buf, len, "\u2212%.1f", -pct);
-	else
-		snprintf(buf, len, "+%.1f", pct);
+		return snprintf(buf, len, "\u2212%.1f", -pct);
+	return snprintf(buf, len, "+%.1f", pct);
 }
 
-int stats_verdict(char *buf, size_t len, const char *name, const struct stats_ci *ci,
-		  const char *more, const char *less)
+int stats_fmt_range(char *buf, size_t len, double lo_pct, double hi_pct)
 {
 	char lo[32], hi[32];
 
-	if (!stats_ci_significant(ci)) {
-		fmt_signed(lo, sizeof(lo), ci->lo * 100);
-		fmt_signed(hi, sizeof(hi), ci->hi * 100);
-		return snprintf(buf, len, "no difference detectable at this precision (CI %s\u2013%s %%)",
-				lo, hi);
-	}
-	if (ci->lo > 0)
-		return snprintf(buf, len, "%s is %.1f %% %s (95 %% CI %.1f\u2013%.1f %%)", name,
-				ci->est * 100, more, ci->lo * 100, ci->hi * 100);
-	return snprintf(buf, len, "%s is %.1f %% %s (95 %% CI %.1f\u2013%.1f %%)", name,
-			-ci->est * 100, less, -ci->hi * 100, -ci->lo * 100);
+	fmt_signed(lo, sizeof(lo), lo_pct);
+	fmt_signed(hi, sizeof(hi), hi_pct);
+	return snprintf(buf, len, "%s to %s", lo, hi);
+}
+
+void stats_ci_time(const struct stats_ci *ci, bool higher_better, struct stats_ci *t)
+{
+	*t = *ci;
+	if (!higher_better)
+		return;
+	/* a rate r: time per packet 1 / r, so the interval's ends swap */
+	t->est = 1 / (1 + ci->est) - 1;
+	t->lo = 1 / (1 + ci->hi) - 1;
+	t->hi = 1 / (1 + ci->lo) - 1;
+}
+
+int stats_verdict(char *buf, size_t len, const char *name, const struct stats_ci *ci,
+		  bool higher_better)
+{
+	char range[80], est[32];
+	struct stats_ci t;
+	double factor;
+
+	stats_ci_time(ci, higher_better, &t);
+	stats_fmt_range(range, sizeof(range), t.lo * 100, t.hi * 100);
+	if (!stats_ci_significant(&t))
+		return snprintf(buf, len, "no difference detectable at this precision: time %s %% (95 %% CI)",
+				range);
+	fmt_signed(est, sizeof(est), t.est * 100);
+	factor = t.est < 0 ? 1 / (1 + t.est) : 1 + t.est;
+	if (factor >= 2)
+		return snprintf(buf, len, "%s is %.1f\u00d7 %s: time %s %% (95 %% CI %s %%)", name,
+				factor, t.est < 0 ? "faster" : "slower", est, range);
+	return snprintf(buf, len, "%s is %s: time %s %% (95 %% CI %s %%)", name,
+			t.est < 0 ? "faster" : "slower", est, range);
 }

@@ -20,6 +20,7 @@
 #ifndef _UXDP_LIB_STATS_H
 #define _UXDP_LIB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,10 +39,23 @@ struct stats_summary {
 /* A confidence interval of a relative difference, in fractions (0.031 = +3.1 %). */
 struct stats_ci {
 	unsigned int n;
+	unsigned int units;	/* what the bootstrap resampled: pairs, or clusters */
 	double est;
 	double lo, hi;
 	double sd;		/* stats_ratio_ci: sd of the per-round ln(B/A) */
 };
+
+/*
+ * Fewest resampled units a printed 95 % interval may rest on. The
+ * percentile bootstrap over k units covers far less than 95 % at small k
+ * even with the expansion below: A/A rounds simulated as the lab measures
+ * them (tests/unit/tools/uxdp/stats_test.c) gave 53 % coverage at two
+ * blocks of generations, 89 % at four, 92 % at six and 94-95 % from eight
+ * on; an A/A run of this machine, cut into k blocks, agreed
+ * (Documentation/lab.md, "How few blocks"). Single pairs: 94 % at ten.
+ */
+#define STATS_MIN_BLOCKS	6
+#define STATS_MIN_PAIRS		10
 
 /* Rounds a paired comparison with per-round sd @sd needs for a CI half-width @hw. */
 static inline unsigned int stats_rounds_for(double sd, double hw)
@@ -95,6 +109,15 @@ int stats_paired_ci(const double *a, const double *b, const unsigned int *cluste
 		    unsigned int n, double trim, unsigned int resamples, uint64_t seed,
 		    struct stats_ci *ci);
 /*
+ * stats_unpaired_ci() - B relative to A from samples that were not paired
+ * (the slices of two runs one after the other): mean(B) / mean(A) - 1 and
+ * a percentile bootstrap of it resampling each side on its own, expanded
+ * for the smaller side. Return: 0, -EINVAL (fewer than 2 values a side, a
+ * mean <= 0), -ENOMEM.
+ */
+int stats_unpaired_ci(const double *a, unsigned int na, const double *b, unsigned int nb,
+		      unsigned int resamples, uint64_t seed, struct stats_ci *ci);
+/*
  * stats_mean_ci() - 95 % CI of the mean of @x (same bootstrap), in the
  * units of @x (est = mean). For per-variant error bars.
  */
@@ -114,15 +137,33 @@ static inline int stats_ci_significant(const struct stats_ci *ci)
 }
 
 /*
- * stats_verdict() - plain words for @ci of variant @name against the first
- * @more, @less: the words for a positive and a negative difference
- * ("faster"/"slower" for throughput, "slower"/"faster" for latency,
- * "more instructions"/"fewer instructions"). Writes e.g.
- * "B is 3.1 % faster (95 % CI 2.4–3.8 %)" or
- * "no difference detectable at this precision (CI −0.8–+1.1 %)".
+ * The effect in time, from a CI of the relative difference of a metric:
+ * time change t - 1 (t = B's time / A's time: per packet for a rate,
+ * @higher_better, or the latency itself) with its CI; the speed factor is
+ * 1 / t. For 551 -> 73 ns: time -86.7 %, 7.5x faster.
+ */
+void stats_ci_time(const struct stats_ci *ci, bool higher_better, struct stats_ci *time);
+
+/*
+ * stats_verdict() - plain words for @ci (of a rate if @higher_better, else
+ * of a time such as a latency) of variant @name against the first, said
+ * in time: "B is faster: time −1.2 % (95 % CI −1.6 to −0.8 %)", from a
+ * factor of two on "B is 7.5× faster: time −86.7 % (95 % CI ...)", or
+ * "no difference detectable at this precision: time −0.8 to +1.1 %
+ * (95 % CI)". A percentage of a rate is never called faster: +650 % of
+ * the rate is −86.7 % of the time.
  * Return: the length snprintf would have written.
  */
 int stats_verdict(char *buf, size_t len, const char *name, const struct stats_ci *ci,
-		  const char *more, const char *less);
+		  bool higher_better);
+/* "−1.6 to −0.8", "−0.8 to +1.1": a signed range of percentages, one decimal */
+int stats_fmt_range(char *buf, size_t len, double lo_pct, double hi_pct);
+
+/*
+ * stats_paired_est() - exp(trimmed mean of ln(B_i / A_i)) - 1 over @n pairs,
+ * the point estimate of stats_paired_ci() (per block, for plots).
+ * Return: the estimate, NAN if n == 0 or a value <= 0.
+ */
+double stats_paired_est(const double *a, const double *b, unsigned int n, double trim);
 
 #endif

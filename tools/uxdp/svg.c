@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,10 +125,11 @@ static int finish(FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
-int svg_plot_ci(FILE *f, const char *title, const char *unit,
-		const struct svg_series *s, unsigned int nr)
+/* Columns of dots with an error bar each; @zero: the axis holds 0, drawn dashed. */
+static int plot_columns(FILE *f, const char *title, const char *unit,
+			const struct svg_series *s, unsigned int nr, bool zero, const char *foot)
 {
-	double lo = INFINITY, hi = -INFINITY, colw;
+	double lo = zero ? 0 : INFINITY, hi = zero ? 0 : -INFINITY, colw;
 	struct axis a;
 
 	if (!nr)
@@ -136,43 +139,71 @@ int svg_plot_ci(FILE *f, const char *title, const char *unit,
 			lo = fmin(lo, s[i].v[k]);
 			hi = fmax(hi, s[i].v[k]);
 		}
+		/* fmin/fmax ignore a NAN bound */
 		lo = fmin(lo, fmin(s[i].lo, s[i].est));
 		hi = fmax(hi, fmax(s[i].hi, s[i].est));
 	}
 	axis_fit(&a, lo, hi);
 	header(f, title);
 	y_axis(f, &a, unit);
+	if (zero)
+		fprintf(f, "<line class=\"zero\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" "
+			   "stroke=\"black\" stroke-dasharray=\"6 4\"/>\n", ML, W - MR, map_y(&a, 0),
+			map_y(&a, 0));
 	colw = (double)(W - ML - MR) / nr;
 	for (unsigned int i = 0; i < nr; i++) {
 		double cx = ML + colw * (i + 0.5);
 		const char *c = colours[i % 8];
+		bool ci = isfinite(s[i].lo) && isfinite(s[i].hi);
 
-		/* rounds: dots spread over the column in round order */
+		/* units: dots spread over the column in order */
 		for (unsigned int k = 0; k < s[i].n; k++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" "
 				   "fill-opacity=\"0.35\"/>\n",
 				cx - colw * 0.3 + colw * 0.2 * (s[i].n > 1 ? (double)k / (s[i].n - 1) : 0.5),
 				map_y(&a, s[i].v[k]), c);
 		/* CI whisker and estimate */
-		fprintf(f, "<g stroke=\"%s\" stroke-width=\"2\">\n"
-			   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n"
-			   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n"
-			   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n"
-			   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"4\"/>\n"
-			   "</g>\n", c,
-			cx + colw * 0.15, cx + colw * 0.15, map_y(&a, s[i].lo), map_y(&a, s[i].hi),
-			cx + colw * 0.08, cx + colw * 0.22, map_y(&a, s[i].lo), map_y(&a, s[i].lo),
-			cx + colw * 0.08, cx + colw * 0.22, map_y(&a, s[i].hi), map_y(&a, s[i].hi),
+		fprintf(f, "<g stroke=\"%s\" stroke-width=\"2\">\n", c);
+		if (ci)
+			fprintf(f, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n"
+				   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n"
+				   "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
+				cx + colw * 0.15, cx + colw * 0.15, map_y(&a, s[i].lo), map_y(&a, s[i].hi),
+				cx + colw * 0.08, cx + colw * 0.22, map_y(&a, s[i].lo), map_y(&a, s[i].lo),
+				cx + colw * 0.08, cx + colw * 0.22, map_y(&a, s[i].hi), map_y(&a, s[i].hi));
+		fprintf(f, "<line class=\"est\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" "
+			   "stroke-width=\"4\"/>\n</g>\n",
 			cx + colw * 0.03, cx + colw * 0.27, map_y(&a, s[i].est), map_y(&a, s[i].est));
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", cx, H - MB + 18);
 		xml_text(f, s[i].name);
-		fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">"
-			   "%.4g [%.4g, %.4g]</text>\n", cx, H - MB + 34, s[i].est, s[i].lo, s[i].hi);
+		if (ci)
+			fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">"
+				   "%.4g [%.4g, %.4g]</text>\n", cx, H - MB + 34, s[i].est, s[i].lo, s[i].hi);
+		else
+			fprintf(f, "</text>\n<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#555\">"
+				   "%.4g [not enough data]</text>\n", cx, H - MB + 34, s[i].est);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#555\">dots: rounds; bar: mean with 95 %% CI</text>\n",
-		ML, H - 8);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#555\">", ML, H - 8);
+	xml_text(f, foot);
+	fputs("</text>\n", f);
 	legend(f, s, nr);
 	return finish(f);
+}
+
+int svg_plot_ci(FILE *f, const char *title, const char *unit,
+		const struct svg_series *s, unsigned int nr)
+{
+	return plot_columns(f, title, unit, s, nr, false, "dots: rounds; bar: mean with 95 % CI");
+}
+
+int svg_plot_ratio(FILE *f, const char *title, const char *unit, const char *base,
+		   const struct svg_series *s, unsigned int nr)
+{
+	char foot[160];
+
+	snprintf(foot, sizeof(foot), "vs %s; dots: blocks; bar: estimate with 95 %% CI; "
+		 "dashed: no difference", base ? base : "the first");
+	return plot_columns(f, title, unit, s, nr, true, foot);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -6,6 +6,8 @@
  *    estimate as a bar mark with the 95 % CI as an error bar; the value axis
  *    spans the data (it does not start at zero: the differences of interest
  *    are a few percent, and the axis labels say where it starts);
+ *  - svg_plot_ratio(): the same for paired ratios against a base variant,
+ *    with the line of no difference;
  *  - svg_plot_cdf(): empirical CDFs, one step line per series (the
  *    distribution of per-round values), and svg_plot_quantiles() for a CDF
  *    known at a few quantiles (latency p50, p90, p99, ...).
@@ -30,6 +32,15 @@ struct svg_series {
 /* Return: 0, -EINVAL (no series), -EIO (write error on @f). */
 int svg_plot_ci(FILE *f, const char *title, const char *unit,
 		const struct svg_series *s, unsigned int nr);
+/*
+ * svg_plot_ratio() - paired comparisons against @base: per series its
+ * units (s[i].v: per block, in %) as dots and the estimate with its CI
+ * as an error bar, on an axis that always holds 0 (drawn dashed: no
+ * difference). A CI of NAN is drawn as "not enough data", the estimate
+ * alone.
+ */
+int svg_plot_ratio(FILE *f, const char *title, const char *unit, const char *base,
+		   const struct svg_series *s, unsigned int nr);
 int svg_plot_cdf(FILE *f, const char *title, const char *unit,
 		 const struct svg_series *s, unsigned int nr);
 /*
