@@ -315,6 +315,51 @@ END_TEST
  * them): every index, one past the end and far out, on two CPUs; both
  * runtimes agree with the value each CPU's copy holds.
  */
+/*
+ * The lookup of map @id and a ctx field in a callee of a direct image, a
+ * ctx field in the main program: the slots found through r12 from the
+ * callee's lower rsp.
+ */
+static void direct_callee_lookup(int id, bool percpu)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, rx_queue_index)),
+		BPF_CALL_REL(3),
+		BPF_ALU64_IMM(BPF_LSH, BPF_REG_6, 16),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_EXIT_INSN(),
+		/* sub(ctx): value[2] + ingress_ifindex */
+		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, ingress_ifindex)),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 2),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		BPF_LD_MAP_FD(BPF_REG_1, id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 0xdead),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	u32 cpu;
+
+	ck_assert_msg(prog, "load: %s", log_buf);
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	for (cpu = 0; cpu < 2 && cpu < num_possible_cpus(); cpu++) {
+		u64 want = 3000 + (percpu ? cpu : 0) + 7 + (3 << 16);
+		struct test_pkt pkt;
+
+		test_pkt_init(&pkt, 60);
+		uxdp_worker_bind_cpu(cpu);
+		ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+		ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+	}
+	uxdp_worker_bind_cpu(0);
+	bpf_prog_put(prog);
+}
+
 START_TEST(test_inline_array_lookups)
 {
 	static const enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY };
@@ -375,6 +420,7 @@ START_TEST(test_inline_array_lookups)
 		}
 		uxdp_worker_bind_cpu(0);
 		bpf_prog_put(prog);
+		direct_callee_lookup(id, percpu);
 		uxdp_bpf_map_close(id);
 	}
 }
