@@ -935,6 +935,49 @@ START_TEST(test_jit_disabled)
 }
 END_TEST
 
+/*
+ * uxdp_bpf_prog_jited_insns(): the code bpf_func enters, as bpftool's
+ * `prog dump jited`; XDP "r0 = 2; exit" is mov eax, 2; ret. A raw
+ * program has only the C entry (push rbx first); an interpreted one none.
+ */
+START_TEST(test_jited_insns)
+{
+	static const u8 pass[] = { 0xb8, 0x02, 0x00, 0x00, 0x00, 0xc3 };
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog, *raw;
+	u8 code[64];
+
+	prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, NULL, 0), sizeof(pass));
+	memset(code, 0, sizeof(code));
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, 3), sizeof(pass));
+	ck_assert_mem_eq(code, pass, 3);
+	ck_assert_uint_eq(code[3], 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code)), sizeof(pass));
+	ck_assert_mem_eq(code, pass, sizeof(pass));
+	raw = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+	ck_assert_int_gt(bpf_prog_alloc_id(raw), 0);
+	ck_assert_ptr_null(raw->aux->jit_direct);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(raw->aux->id, code, sizeof(code)),
+			 (int)raw->jited_len);
+	ck_assert_uint_eq(code[0], 0x53);
+	bpf_prog_put(raw);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(0xfffffff0u, code, sizeof(code)), -ENOENT);
+	bpf_prog_put(prog);
+	bpf_jit_enable = 0;
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code)), 0);
+	bpf_prog_put(prog);
+	bpf_jit_enable = 1;
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("arch/x86/net/bpf_jit_comp");
@@ -956,6 +999,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jump_sizes);
 	tcase_add_test(tc, test_tail_call_to_interpreted);
 	tcase_add_test(tc, test_jit_disabled);
+	tcase_add_test(tc, test_jited_insns);
 	tcase_add_test(tc, test_inline_array_lookups);
 	suite_add_tcase(s, tc);
 	return s;
