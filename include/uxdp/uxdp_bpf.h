@@ -407,6 +407,17 @@ UXDP_API int uxdp_bpf_prog_hardened(uint32_t prog_id);
  */
 UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char *reason,
 				    size_t len);
+/**
+ * uxdp_bpf_prog_jited_insns() - the native code of program @prog_id
+ * @buf: receives up to @len bytes of it (NULL: only the size)
+ *
+ * The image the program is entered at: the direct image where it has one
+ * (see Documentation/bpf.rst), else the image with the C entry. Read it
+ * with `objdump -D -b binary -mi386:x86-64 FILE`.
+ *
+ * Return: its size in bytes (0 when not JITed) or -ENOENT.
+ */
+UXDP_API int uxdp_bpf_prog_jited_insns(uint32_t prog_id, void *buf, uint32_t len);
 
 
 #endif

@@ -1349,6 +1349,25 @@ UXDP_API int uxdp_bpf_prog_jit_info(u32 prog_id, u32 *jited_len, char *reason, s
 	return prog->jited;
 }
 
+/*
+ * The native code bpf_func enters: the direct image, or the image with
+ * the C entry (bpftool's `prog dump jited`, from jited_prog_insns).
+ */
+UXDP_API int uxdp_bpf_prog_jited_insns(u32 prog_id, void *buf, u32 len)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+	const void *image;
+
+	if (!prog)
+		return -ENOENT;
+	if (!prog->jited)
+		return 0;
+	image = prog->aux->jit_direct ? prog->aux->jit_direct : prog->aux->jit_image;
+	if (buf)
+		memcpy(buf, image, min_t(u32, len, prog->jited_len));
+	return prog->jited_len;
+}
+
 #if !defined(__x86_64__)
 /* Hosts without a JIT keep the interpreter (the kernel's __weak default). */
 struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)

@@ -131,7 +131,8 @@ struct jit_ctx {
 	 */
 	bool direct;
 	bool ctx_slot;
-	s32 cpu_off;		/* [rsp + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
+	s32 cpu_off;		/* [slots + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
+	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
 	u8 saved[5];
 	u8 nr_saved;
 	u32 frame;
@@ -986,7 +987,7 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
 	emit_alu_rr(c, 0x01, true, RAX, R11);
 	if (c->direct)
-		emit_mem(c, 0x8b, false, R11, RSP, c->cpu_off);	/* the entry's copy */
+		emit_mem(c, 0x8b, false, R11, c->slots, c->cpu_off);	/* the entry's copy */
 	else
 		emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
 	emit_mul_k(c, true, R11, (s32)(array->elem_size * array->map.max_entries));
@@ -1025,7 +1026,7 @@ static void emit_ctx_field(struct jit_ctx *c, u8 dst, s32 field)
 
 	emit_alu_rr(c, 0x31, false, R11, R11);
 	if (c->direct)
-		emit_ld64(c, R10, RSP, 0);		/* the ctx the entry saved */
+		emit_ld64(c, R10, c->slots, 0);		/* the ctx the entry saved */
 	else
 		emit_ld64(c, R10, R12, RUN_OFF(xdp));
 	emit_alu_rr(c, 0x85, true, R10, R10);
@@ -1237,9 +1238,9 @@ static void emit_loop_align(struct jit_ctx *c, u32 i)
  * no checked access or helper argument, no budget, no tail call or
  * may_goto. A bpf-to-bpf call is a native call within the image: the
  * checker bounded the chain's depth and its stack (check_max_stack_depth()),
- * so the frame holds the whole chain's stack and nothing is counted; ctx
- * fields and the CPU slot are rsp-relative, so a program with calls that
- * needs them keeps the C entry. A stack to zero is zeroed in the prologue,
+ * so the frame holds the whole chain's stack and nothing is counted; the
+ * ctx and CPU slots are then reached through r12 (the main frame's rsp).
+ * A stack to zero is zeroed in the prologue,
  * only the chain's depth of it. Every program also gets the image with the
  * C entry: tail calls land in its body.
  */
@@ -1247,8 +1248,6 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 {
 	const struct bpf_verifier_info *vi = c->vi;
 	const struct bpf_prog *prog = c->prog;
-	bool subprogs = false, rsp_slots = false;
-	const struct bpf_array *array;
 	u32 i;
 
 	if (prog->type != BPF_PROG_TYPE_XDP || vi->needs_budget)
@@ -1261,8 +1260,6 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 		case BPF_LDX:
 			if (mode == BPF_PROBE_MEM || mode == BPF_PROBE_MEMSX)
 				return false;
-			if (insn->code == (BPF_LDX | BPF_CTX_FIELD | BPF_W))
-				rsp_slots = true;
 			break;
 		case BPF_ST:
 		case BPF_STX:
@@ -1270,12 +1267,8 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 				return false;
 			break;
 		case BPF_LD:
-			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-				array = array_lookup_at(c, i);
-				if (array && array->map.ops == &percpu_array_map_ops)
-					rsp_slots = true;
+			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
 				i++;
-			}
 			break;
 		case BPF_JMP:
 			if (op == BPF_TAIL_CALL || op == BPF_JCOND)
@@ -1284,13 +1277,9 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 					       vi->calls[insn->imm].nr_checks))
 				return false;
 			break;
-		case BPF_JMP32:
-			if (op == BPF_CALL)
-				subprogs = true;
-			break;
 		}
 	}
-	return !(subprogs && rsp_slots);
+	return true;
 }
 
 /* Called by direct images with inlined PERCPU_ARRAY lookups, once per run. */
@@ -1306,6 +1295,9 @@ static u32 bpf_jit_this_cpu(void)
  *   rsp              + 8 (if ctx)      + cpu_off + 8    rbp = R10
  *   | ctx (ctx fields,| CPU (PERCPU_  | program stack,  | pushes | ret
  *   |  CPU call)      |  ARRAY lookup)| max_stack_depth |
+ *
+ * With bpf-to-bpf calls and a slot, r12 (pushed first) keeps the main
+ * body's rsp for the callees, whose rsp is lower.
  */
 static void jit_direct_frame(struct jit_ctx *c)
 {
@@ -1352,8 +1344,10 @@ static void jit_direct_frame(struct jit_ctx *c)
 	c->stack_depth = depth;
 	c->frame = lo + depth;
 	c->c_calls = calls;
+	/* callees run on their own rsp: they find the slots through r12 */
+	c->slots = ctx && c->sub_start < prog->len ? R12 : RSP;
 	/* on entry rsp = 8 mod 16 */
-	if (calls && (8 + 8 * c->nr_saved + c->frame) % 16)
+	if (calls && (8 + 8 * (c->nr_saved + (c->slots == R12)) + c->frame) % 16)
 		c->frame += 8;
 }
 
@@ -1381,10 +1375,14 @@ static void emit_direct_prologue(struct jit_ctx *c)
 {
 	u32 k;
 
+	if (c->slots == R12)
+		emit_push(c, R12);
 	for (k = 0; k < c->nr_saved; k++)
 		emit_push(c, c->saved[k]);
 	if (c->frame)
 		emit_alu_ri(c, 5, true, RSP, (s32)c->frame);
+	if (c->slots == R12)
+		emit_mov_rr(c, true, R12, RSP);
 	if (c->ctx_slot)
 		emit_st64(c, RDI, RSP, 0);
 	if (c->cpu_off >= 0) {
@@ -1431,6 +1429,8 @@ static void emit_direct_epilogue(struct jit_ctx *c)
 		emit_alu_ri(c, 0, true, RSP, (s32)c->frame);
 	for (k = c->nr_saved; k-- > 0;)
 		emit_pop(c, c->saved[k]);
+	if (c->slots == R12)
+		emit_pop(c, R12);
 	emit1(c, 0xc3);
 }
 

@@ -315,6 +315,51 @@ END_TEST
  * them): every index, one past the end and far out, on two CPUs; both
  * runtimes agree with the value each CPU's copy holds.
  */
+/*
+ * The lookup of map @id and a ctx field in a callee of a direct image, a
+ * ctx field in the main program: the slots found through r12 from the
+ * callee's lower rsp.
+ */
+static void direct_callee_lookup(int id, bool percpu)
+{
+	struct bpf_insn insns[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, rx_queue_index)),
+		BPF_CALL_REL(3),
+		BPF_ALU64_IMM(BPF_LSH, BPF_REG_6, 16),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_EXIT_INSN(),
+		/* sub(ctx): value[2] + ingress_ifindex */
+		BPF_LDX_MEM(BPF_W, BPF_REG_6, BPF_REG_1, offsetof(struct xdp_md, ingress_ifindex)),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -8, 2),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		BPF_LD_MAP_FD(BPF_REG_1, id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 3),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 8),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 0xdead),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	u32 cpu;
+
+	ck_assert_msg(prog, "load: %s", log_buf);
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	for (cpu = 0; cpu < 2 && cpu < num_possible_cpus(); cpu++) {
+		u64 want = 3000 + (percpu ? cpu : 0) + 7 + (3 << 16);
+		struct test_pkt pkt;
+
+		test_pkt_init(&pkt, 60);
+		uxdp_worker_bind_cpu(cpu);
+		ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+		ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+	}
+	uxdp_worker_bind_cpu(0);
+	bpf_prog_put(prog);
+}
+
 START_TEST(test_inline_array_lookups)
 {
 	static const enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY };
@@ -375,6 +420,7 @@ START_TEST(test_inline_array_lookups)
 		}
 		uxdp_worker_bind_cpu(0);
 		bpf_prog_put(prog);
+		direct_callee_lookup(id, percpu);
 		uxdp_bpf_map_close(id);
 	}
 }
@@ -889,6 +935,49 @@ START_TEST(test_jit_disabled)
 }
 END_TEST
 
+/*
+ * uxdp_bpf_prog_jited_insns(): the code bpf_func enters, as bpftool's
+ * `prog dump jited`; XDP "r0 = 2; exit" is mov eax, 2; ret. A raw
+ * program has only the C entry (push rbx first); an interpreted one none.
+ */
+START_TEST(test_jited_insns)
+{
+	static const u8 pass[] = { 0xb8, 0x02, 0x00, 0x00, 0x00, 0xc3 };
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog, *raw;
+	u8 code[64];
+
+	prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, NULL, 0), sizeof(pass));
+	memset(code, 0, sizeof(code));
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, 3), sizeof(pass));
+	ck_assert_mem_eq(code, pass, 3);
+	ck_assert_uint_eq(code[3], 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code)), sizeof(pass));
+	ck_assert_mem_eq(code, pass, sizeof(pass));
+	raw = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+	ck_assert_int_gt(bpf_prog_alloc_id(raw), 0);
+	ck_assert_ptr_null(raw->aux->jit_direct);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(raw->aux->id, code, sizeof(code)),
+			 (int)raw->jited_len);
+	ck_assert_uint_eq(code[0], 0x53);
+	bpf_prog_put(raw);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(0xfffffff0u, code, sizeof(code)), -ENOENT);
+	bpf_prog_put(prog);
+	bpf_jit_enable = 0;
+	prog = load_prog(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+	ck_assert_int_eq(uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code)), 0);
+	bpf_prog_put(prog);
+	bpf_jit_enable = 1;
+}
+END_TEST
+
 Suite *uxdp_test_suite(void)
 {
 	Suite *s = suite_create("arch/x86/net/bpf_jit_comp");
@@ -910,6 +999,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jump_sizes);
 	tcase_add_test(tc, test_tail_call_to_interpreted);
 	tcase_add_test(tc, test_jit_disabled);
+	tcase_add_test(tc, test_jited_insns);
 	tcase_add_test(tc, test_inline_array_lookups);
 	suite_add_tcase(s, tc);
 	return s;
