@@ -123,7 +123,7 @@ if command -v script > /dev/null && ldd "$UXDP" 2> /dev/null | grep -q libedit; 
 	mkdir "$T/home"
 	(printf 'link add d0 type dummy\n'; sleep 0.5; printf 'link show\n'; sleep 0.5; printf 'quit\n'; sleep 0.3) |
 		HOME=$T/home timeout 20 script -qfec "$UXDP shell" /dev/null > "$T/tty" 2>&1
-	grep -q 'd0: <UP>' "$T/tty" && grep -q 'link\\040add\\040d0\\040type\\040dummy' "$T/home/.uxdp_history"
+	grep -qE 'd0: <[A-Z_,]*UP' "$T/tty" && grep -q 'link\\040add\\040d0\\040type\\040dummy' "$T/home/.uxdp_history"
 	check "uxdp shell on a terminal: libedit, the history written" $?
 else
 	echo "ok - # SKIP uxdp shell on a terminal (no script(1) or uxdp built without libedit)"

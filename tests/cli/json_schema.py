@@ -27,6 +27,7 @@ NO_JSON = {
     "shell": "the same document as run (run.json), line by line",
     "help": "prints null with -j",
     "ab": "the lab's report; its JSON is checked by the lab's tests",
+    "completion": "a bash script, not JSON, with or without -j",
 }
 failed = 0
 
