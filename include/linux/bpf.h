@@ -391,6 +391,7 @@ extern const struct bpf_func_proto bpf_tail_call_proto;
 extern const struct bpf_func_proto bpf_trace_printk_proto;
 extern const struct bpf_func_proto bpf_trace_vprintk_proto;
 extern const struct bpf_func_proto bpf_snprintf_proto;
+extern const struct bpf_func_proto bpf_strtol_proto;
 extern const struct bpf_func_proto bpf_spin_lock_proto;
 extern const struct bpf_func_proto bpf_spin_unlock_proto;
 

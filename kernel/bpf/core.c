@@ -3,11 +3,12 @@
  * The eBPF interpreter and the program object's lifecycle.
  *
  * Theory of operation. A struct bpf_prog is allocated with its instructions
- * (bpf_prog_alloc), filled in by the loader, then handed to bpf_check()
- * (kernel/bpf/verifier.c), which validates it, resolves map references and
- * helper ids, rewrites struct xdp_md accesses and marks every memory access
- * it could not prove safe with an internal "checked" opcode (see
- * <linux/bpf_verifier.h>). bpf_prog_select_runtime() then builds the
+ * (bpf_prog_alloc), filled in by the loader, then handed to bpf_prog_load()
+ * (kernel/bpf/syscall.c). It runs bpf_check() (kernel/bpf/verifier.c),
+ * which validates it, resolves map references and helper ids, rewrites
+ * struct xdp_md accesses and marks every memory access it could not prove
+ * safe with an internal "checked" opcode (see <linux/bpf_verifier.h>);
+ * then bpf_prog_select_runtime() builds the
  * interpreter's decoded image and, when net.core.bpf_jit_enable is 1 (the
  * default on x86-64; environment UXDP_BPF_JIT=0|1, `sysctl` in scripts),
  * hands the program to bpf_int_jit_compile() (arch/x86/net/bpf_jit_comp.c),

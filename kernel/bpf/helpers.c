@@ -14,6 +14,9 @@
  * 512-byte argument area first, as in the kernel, so very long strings are
  * cut and a full area gives -ENOSPC.
  *
+ * bpf_strtol() parses as the kernel's __bpf_strtoll(): spaces, one '-', at
+ * most 63 characters, base 0 (C prefixes), 8, 10 or 16.
+ *
  * bpf_spin_lock()/bpf_spin_unlock() take the lock word of a map value
  * (see <linux/bpf.h>).
  *
@@ -24,7 +27,7 @@
  *
  * Kernel: kernel/bpf/helpers.c bpf_map_*_elem(), bpf_ktime_get_*(),
  *         bpf_spin_lock(), bpf_spin_unlock(), copy_map_value_locked(),
- *         bpf_bprintf_prepare(), bpf_snprintf(), bpf_dynptr_read(),
+ *         bpf_bprintf_prepare(), bpf_snprintf(), bpf_strtol(), bpf_dynptr_read(),
  *         bpf_dynptr_write(), bpf_dynptr_data(), bpf_dynptr_slice(),
  *         bpf_dynptr_slice_rdwr(), bpf_dynptr_adjust(), bpf_dynptr_is_null(),
  *         bpf_dynptr_is_rdonly(), bpf_dynptr_size(), bpf_dynptr_clone();
@@ -39,6 +42,7 @@
  *          Only XDP dynptrs exist, so a dynptr of another type (which the
  *          verifier cannot produce) gets -EFAULT or NULL.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -866,6 +870,105 @@ const struct bpf_func_proto bpf_snprintf_proto = {
 	.arg_type	= { ARG_PTR_TO_MEM_OR_NULL | MEM_WRITE, ARG_CONST_SIZE_OR_ZERO,
 			    ARG_PTR_TO_CONST_STR, ARG_PTR_TO_MEM | PTR_MAYBE_NULL | MEM_RDONLY,
 			    ARG_CONST_SIZE_OR_ZERO },
+};
+
+/* ---- string to integer ------------------------------------------------- */
+
+#define BPF_STRTOX_BASE_MASK	0x1F
+
+static int bpf_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : 16;
+}
+
+/*
+ * The digits of @s (NUL-terminated) in @base into *@res: how many were
+ * read, with *@overflow set if the value did not fit 64 bits (the rest of
+ * the digits are still read, as _parse_integer() does).
+ */
+static unsigned int bpf_parse_digits(const char *s, unsigned int base, u64 *res, bool *overflow)
+{
+	unsigned int n = 0;
+	int d;
+
+	*res = 0;
+	*overflow = false;
+	for (; (d = bpf_digit(s[n])) < (int)base; n++) {
+		if (*res > (~0ULL - d) / base)
+			*overflow = true;
+		*res = *res * base + d;
+	}
+	return n;
+}
+
+/*
+ * Skip spaces and one '-', then parse at most 63 characters with the
+ * radix of @flags (0: C prefixes, 8, 10 or 16). Return: the characters
+ * consumed, or -EINVAL (bad flags, nothing to parse), -ERANGE.
+ */
+static int __bpf_strtoull(const char *buf, size_t buf_len, u64 flags, u64 *res, bool *negative)
+{
+	unsigned int base = flags & BPF_STRTOX_BASE_MASK, n;
+	size_t off = 0, len;
+	char str[64];
+	bool overflow;
+	const char *s;
+
+	if (!buf || !buf_len)
+		return -EINVAL;
+	if ((base != 0 && base != 8 && base != 10 && base != 16) || flags & ~BPF_STRTOX_BASE_MASK)
+		return -EINVAL;
+	while (off < buf_len && isspace((unsigned char)buf[off]))
+		off++;
+	*negative = off < buf_len && buf[off] == '-';
+	if (*negative)
+		off++;
+	if (off == buf_len)
+		return -EINVAL;
+	len = min_t(size_t, buf_len - off, sizeof(str) - 1);
+	memcpy(str, buf + off, len);
+	str[len] = '\0';
+	s = str;
+	/* _parse_integer_fixup_radix() */
+	if (!base)
+		base = s[0] != '0' ? 10 : (s[1] | 0x20) == 'x' && isxdigit((unsigned char)s[2]) ? 16 : 8;
+	if (base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	n = bpf_parse_digits(s, base, res, &overflow);
+	if (overflow)
+		return -ERANGE;
+	if (!n)
+		return -EINVAL;
+	return off + (s - str) + n;
+}
+
+BPF_CALL_4(bpf_strtol, const char *, buf, size_t, buf_len, u64, flags, s64 *, res)
+{
+	bool negative;
+	u64 v;
+	int err;
+
+	*res = 0;
+	err = __bpf_strtoull(buf, buf_len, flags, &v, &negative);
+	if (err < 0)
+		return err;
+	if (negative ? (s64)-v > 0 : (s64)v < 0)
+		return -ERANGE;
+	*res = negative ? (s64)-v : (s64)v;
+	return err;
+}
+
+const struct bpf_func_proto bpf_strtol_proto = {
+	.func		= bpf_strtol,
+	.name		= "bpf_strtol",
+	.gpl_only	= false,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE, ARG_ANYTHING,
+			    ARG_PTR_TO_FIXED_SIZE_MEM | MEM_UNINIT | MEM_WRITE | MEM_ALIGNED },
+	.arg_size	= { [3] = sizeof(s64) },
 };
 
 /* ---- bpf_spin_lock ------------------------------------------------------ */

@@ -701,6 +701,8 @@ static const struct bpf_func_proto *bpf_base_func_proto(enum bpf_func_id func_id
 		return &bpf_trace_vprintk_proto;
 	case BPF_FUNC_snprintf:
 		return &bpf_snprintf_proto;
+	case BPF_FUNC_strtol:
+		return &bpf_strtol_proto;
 	case BPF_FUNC_spin_lock:
 		return &bpf_spin_lock_proto;
 	case BPF_FUNC_spin_unlock:

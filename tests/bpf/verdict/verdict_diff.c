@@ -14,7 +14,7 @@
  *              refuses: the programs after it are UNKNOWN.
  *   NAME.data  a conformance-format case (-- asm / -- raw, tests/bpf/asm.c
  *              assembles), loaded as BPF_PROG_TYPE_XDP in both (the
- *              kernel: bpf_prog_load(); uxdp: bpf_prog_load()). Cases that
+ *              kernel: BPF_PROG_LOAD; uxdp: bpf_prog_load()). Cases that
  *              treat r1 as raw memory (a -- mem section, or r1 as the base
  *              of a memory access, outside "-- options xdp") are put in
  *              the group GROUP/r1-mem: as XDP programs r1 is the ctx, so
@@ -23,7 +23,7 @@
  *              program's bytecode as the kernel received it (after libbpf
  *              relocation, map fds in ld_imm64), around every conditional
  *              jump (see mutate_prog()); the kernel judges each through
- *              bpf_prog_load(), uxdp through bpf_prog_load() with the same
+ *              BPF_PROG_LOAD, uxdp through bpf_prog_load() with the same
  *              maps recreated in uxdp.
  *
  * Messages: the kernel's is the first line of the last block of non-trace
@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -535,16 +536,31 @@ static void kernel_verdict(int err, struct verdict *v)
 static int kernel_raw_load(const struct bpf_insn *insns, unsigned int cnt, unsigned int attach,
 			   __u32 flags, __u32 log_level)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = attach,
-		    .prog_flags = flags, .log_level = log_level);
-	int fd;
+	union bpf_attr attr;
+	int fd, tries = 0;
 
+	/*
+	 * bpf(2) itself, not libbpf's bpf_prog_load(): this program links
+	 * libuxdp's internals, whose bpf_prog_load() has the kernel's name.
+	 * The attributes and the EAGAIN retries are libbpf's.
+	 */
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_XDP;
+	attr.insns = (__u64)(unsigned long)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (__u64)(unsigned long)"GPL";
+	attr.expected_attach_type = attach;
+	attr.prog_flags = flags;
+	memcpy(attr.prog_name, "verdict", sizeof("verdict"));
 	if (log_level) {
-		o.log_buf = klog;
-		o.log_size = KLOG_SIZE;
+		attr.log_level = log_level;
+		attr.log_buf = (__u64)(unsigned long)klog;
+		attr.log_size = KLOG_SIZE;
 		klog[0] = '\0';
 	}
-	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "verdict", "GPL", insns, cnt, &o);
+	do
+		fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	while (fd < 0 && errno == EAGAIN && ++tries < 5);
 	if (fd < 0)
 		return -errno;
 	close(fd);
