@@ -24,7 +24,8 @@
  *	   veth_ndo_xdp_xmit(), veth_poll(), veth_xdp_rcv(),
  *	   veth_xdp_rcv_one(), veth_xdp_rcv_skb(), veth_xdp_rcv_bulk_skb(),
  *	   veth_xdp_tx(), veth_xdp_flush_bq(), veth_xdp_set(),
- *	   veth_set_xdp_features(), veth_get_stats64(), veth_get_ethtool_stats()
+ *	   veth_set_xdp_features(), veth_get_stats64(), veth_get_ethtool_stats(),
+ *	   veth_xdp_rx_timestamp(), veth_xdp_rx_hash(), veth_xdp_rx_vlan_tag()
  * Differs: no GRO (PASS'ed skbs go to netif_receive_skb()), so NAPI is
  *	    never on without XDP; without NAPI, veth_xmit() delivers to the
  *	    peer's stack at once (no backlog); the skb path always copies the
@@ -348,6 +349,75 @@ static int veth_xdp_tx(struct veth_rq *rq, struct xdp_buff *xdp, struct veth_xdp
 
 /* ---- receive (NAPI) ----------------------------------------------------- */
 
+/*
+ * RX metadata (xdp_metadata_ops), as the kernel's veth answers it: a frame
+ * that came as an skb (veth_xmit()) has the skb's hardware timestamp, its
+ * hash (L4 or none) and its offloaded VLAN tag; one that came as an
+ * xdp_frame (ndo_xdp_xmit) has none of them (-ENODATA). The kernel keeps
+ * the skb next to the xdp_buff (struct veth_xdp_buff); uxdp copies the
+ * skb out before the program runs, so it keeps what the ops read, named
+ * by the running worker's veth_xdp_cur (a buffer that is not the one the
+ * program runs on, as under generic XDP, gets -ENODATA).
+ */
+struct veth_xdp_buff {
+	struct xdp_buff xdp;
+	bool has_skb;
+	bool l4_hash;
+	u16 vlan_proto;		/* __be16; 0: no offloaded tag */
+	u16 vlan_tci;
+	u32 hash;
+	u64 hwtstamp;
+};
+
+static __thread const struct veth_xdp_buff *veth_xdp_cur;
+
+static const struct veth_xdp_buff *veth_xdp_buff_of(const struct xdp_buff *xdp)
+{
+	const struct veth_xdp_buff *v = veth_xdp_cur;
+
+	return v && &v->xdp == xdp && v->has_skb ? v : NULL;
+}
+
+static int veth_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *timestamp)
+{
+	const struct veth_xdp_buff *v = veth_xdp_buff_of(xdp);
+
+	if (!v)
+		return -ENODATA;
+	*timestamp = v->hwtstamp;
+	return 0;
+}
+
+static int veth_xdp_rx_hash(const struct xdp_buff *xdp, u32 *hash, u32 *rss_type)
+{
+	const struct veth_xdp_buff *v = veth_xdp_buff_of(xdp);
+
+	/* the kernel's skb_get_hash() computes a flow hash for an skb with
+	 * none; uxdp has no flow dissector and reports none */
+	if (!v || !v->hash)
+		return -ENODATA;
+	*hash = v->hash;
+	*rss_type = v->l4_hash ? XDP_RSS_TYPE_L4_ANY : XDP_RSS_TYPE_NONE;
+	return 0;
+}
+
+static int veth_xdp_rx_vlan_tag(const struct xdp_buff *xdp, __be16 *vlan_proto, u16 *vlan_tci)
+{
+	const struct veth_xdp_buff *v = veth_xdp_buff_of(xdp);
+
+	if (!v || !v->vlan_proto)
+		return -ENODATA;
+	*vlan_proto = v->vlan_proto;
+	*vlan_tci = v->vlan_tci;
+	return 0;
+}
+
+static const struct xdp_metadata_ops veth_xdp_metadata_ops = {
+	.xmo_rx_timestamp = veth_xdp_rx_timestamp,
+	.xmo_rx_hash = veth_xdp_rx_hash,
+	.xmo_rx_vlan_tag = veth_xdp_rx_vlan_tag,
+};
+
 static struct xdp_frame *veth_xdp_rcv_one(struct veth_rq *rq, struct xdp_frame *frame,
 					  struct veth_xdp_tx_bq *bq, struct veth_stats *stats)
 {
@@ -477,8 +547,9 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 					struct veth_xdp_tx_bq *bq, struct veth_stats *stats)
 {
 	struct bpf_prog *xdp_prog = rq->xdp_prog;
+	struct veth_xdp_buff vxbuf;
+	struct xdp_buff *xdpb = &vxbuf.xdp;
 	unsigned int mac_len, len;
-	struct xdp_buff xdp;
 	struct sk_buff *nskb;
 	struct page *page;
 	void *va;
@@ -502,13 +573,21 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		page_pool_recycle_direct(rq->page_pool, page);
 		goto drop_copy;
 	}
+	vxbuf.has_skb = true;
+	vxbuf.hwtstamp = skb_shinfo(skb)->hwtstamps.hwtstamp;
+	vxbuf.hash = skb->hash;
+	vxbuf.l4_hash = skb->l4_hash;
+	vxbuf.vlan_proto = skb->vlan_proto;
+	vxbuf.vlan_tci = skb->vlan_tci;
 	consume_skb(skb);
 
-	xdp_init_buff(&xdp, PAGE_SIZE, &rq->xdp_rxq);
-	xdp_prepare_buff(&xdp, va, VETH_XDP_HEADROOM, len, true);
-	xdp.txq = NULL;
+	xdp_init_buff(xdpb, PAGE_SIZE, &rq->xdp_rxq);
+	xdp_prepare_buff(xdpb, va, VETH_XDP_HEADROOM, len, true);
+	xdpb->txq = NULL;
 	rq->xdp_rxq.mem.type = MEM_TYPE_PAGE_POOL;
-	act = netdev_xdp_count_verdict(rq->dev, bpf_prog_run(xdp_prog, &xdp));
+	veth_xdp_cur = &vxbuf;
+	act = netdev_xdp_count_verdict(rq->dev, bpf_prog_run(xdp_prog, xdpb));
+	veth_xdp_cur = NULL;
 
 	switch (act) {
 	case XDP_PASS:
@@ -520,15 +599,15 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 			page_pool_recycle_direct(rq->page_pool, page);
 			return NULL;
 		}
-		skb_reserve(nskb, (char *)xdp.data - (char *)va);
-		__skb_put(nskb, (char *)xdp.data_end - (char *)xdp.data);
-		if (xdp.data_meta < xdp.data)
-			skb_metadata_set(nskb, (char *)xdp.data - (char *)xdp.data_meta);
+		skb_reserve(nskb, (char *)xdpb->data - (char *)va);
+		__skb_put(nskb, (char *)xdpb->data_end - (char *)xdpb->data);
+		if (xdpb->data_meta < xdpb->data)
+			skb_metadata_set(nskb, (char *)xdpb->data - (char *)xdpb->data_meta);
 		skb_mark_for_recycle(nskb);
 		nskb->protocol = eth_type_trans(nskb, rq->dev);
 		return nskb;
 	case XDP_TX:
-		err = veth_xdp_tx(rq, &xdp, bq);
+		err = veth_xdp_tx(rq, xdpb, bq);
 		rq->xdp_rxq.mem = rq->xdp_mem;
 		if (unlikely(err < 0)) {
 			stats->rx_drops++;
@@ -538,7 +617,7 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		stats->xdp_tx++;
 		return NULL;
 	case XDP_REDIRECT:
-		err = xdp_do_redirect(rq->dev, &xdp, xdp_prog);
+		err = xdp_do_redirect(rq->dev, xdpb, xdp_prog);
 		rq->xdp_rxq.mem = rq->xdp_mem;
 		if (unlikely(err)) {
 			stats->rx_drops++;
@@ -1012,6 +1091,7 @@ static void veth_setup(struct net_device *dev)
 	struct veth_priv *priv = netdev_priv(dev);
 
 	dev->netdev_ops = &veth_netdev_ops;
+	dev->xdp_metadata_ops = &veth_xdp_metadata_ops;
 	dev->xdp_features = 0;	/* veth_set_xdp_features() once paired */
 	priv->xdp_batch = VETH_XDP_BATCH;
 }

@@ -11,6 +11,7 @@
  * jumbo frame lie in a frag. Every result goes to the `rc` ARRAY.
  */
 #include "parse.h"
+#include "rc_map.h"
 #include "bpf_kfuncs.h"
 
 enum {
@@ -41,17 +42,7 @@ enum {
 	RC_MAX,
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __s64);
-	__uint(max_entries, RC_MAX);
-} rc SEC(".maps");
-
-static __always_inline void set_rc(__u32 key, __s64 val)
-{
-	bpf_map_update_elem(&rc, &key, &val, BPF_ANY);
-}
+RC_MAP(RC_MAX)
 
 static __always_inline __u16 csum_fold(__u32 sum)
 {

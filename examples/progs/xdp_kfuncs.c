@@ -8,6 +8,7 @@
  * to the `rc` ARRAY, so the kernel comparison covers them.
  */
 #include "parse.h"
+#include "rc_map.h"
 #include "bpf_kfuncs.h"
 
 extern int bpf_uxdp_no_such_kfunc(struct xdp_md *ctx) __ksym __weak;
@@ -20,17 +21,7 @@ enum {
 	RC_MAX,
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __s64);
-	__uint(max_entries, RC_MAX);
-} rc SEC(".maps");
-
-static __always_inline void set_rc(__u32 key, __s64 val)
-{
-	bpf_map_update_elem(&rc, &key, &val, BPF_ANY);
-}
+RC_MAP(RC_MAX)
 
 SEC("xdp")
 int xdp_kfuncs(struct xdp_md *ctx)

@@ -313,6 +313,13 @@ int xdp_alloc_skb_bulk(void **skbs, int n_skb, gfp_t gfp);
  * bpf_xdp_metadata_rx_timestamp/_hash/_vlan_tag (net/core/xdp.c) answer
  * through xdp->rxq->dev->xdp_metadata_ops.
  */
+/* rss_type of xmo_rx_hash (the kernel's enum xdp_rss_hash_type, in part) */
+enum xdp_rss_hash_type {
+	XDP_RSS_TYPE_NONE	= 0,
+	XDP_RSS_L4		= 1u << 3,
+	XDP_RSS_TYPE_L4_ANY	= XDP_RSS_L4,
+};
+
 struct xdp_metadata_ops {
 	int (*xmo_rx_timestamp)(const struct xdp_buff *xdp, u64 *timestamp);
 	int (*xmo_rx_hash)(const struct xdp_buff *xdp, u32 *hash, u32 *rss_type);

@@ -4,7 +4,8 @@
  * (adjust_head/tail/meta), byte access across the linear part and frags
  * (load/store_bytes, get_buff_len), redirect (step 1 of the three-step
  * redirect: record the target in the per-worker bpf_redirect_info),
- * csum_diff, fib_lookup, check_mtu and perf event output.
+ * csum_diff, fib_lookup, check_mtu, perf event output, the raw SYN cookie
+ * helpers (net/ipv4/syncookies.c) and the XDP dynptr.
  *
  * Buffer geometry, as the kernel's (x86-64, 6.x):
  *
@@ -18,7 +19,8 @@
  *         bpf_xdp_copy_buf(), bpf_xdp_load_bytes(), bpf_xdp_store_bytes(),
  *         bpf_xdp_get_buff_len(), bpf_xdp_redirect(), bpf_xdp_redirect_map(),
  *         bpf_csum_diff(), bpf_xdp_fib_lookup(), bpf_xdp_check_mtu(),
- *         bpf_xdp_event_output()
+ *         bpf_xdp_event_output(), bpf_tcp_raw_gen_syncookie_ipv4/6(),
+ *         bpf_tcp_raw_check_syncookie_ipv4/6(), bpf_dynptr_from_xdp()
  * Differs: bpf_fib_lookup() answers BPF_FIB_LKUP_RET_NOT_FWDED (after the
  *          kernel's argument checks) until a FIB fills bpf_fib_lookup_hook;
  *          bpf_check_mtu() finds devices other than xdp->rxq->dev only
@@ -30,12 +32,16 @@
  *          offered (kernel/bpf/bpf_iter.c); for_each_map_elem and timers
  *          are refused at load naming the helper.
  * Not offered, as in the kernel: bpf_xdp_output (121, a tracing helper)
- * and the skb helpers.
+ * and the skb helpers; nor bpf_tcp_check_syncookie/bpf_tcp_gen_syncookie,
+ * which need a socket from bpf_skc_lookup_tcp(), which uxdp has not.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
 
 #define UXDP_XDP_BUFF_INLINES
 #include <linux/bpf.h>
@@ -44,6 +50,7 @@
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/tcp.h>
 #include <net/xdp.h>
 
 __thread struct bpf_redirect_info bpf_redirect_info;
@@ -621,6 +628,88 @@ const struct bpf_func_proto bpf_xdp_event_output_proto = {
 			    ARG_PTR_TO_MEM | MEM_RDONLY, ARG_CONST_SIZE_OR_ZERO },
 };
 
+/* ---- SYN cookies (xdp-synproxy) ------------------------------------------ */
+
+/* Returns the cookie in the low 32 bits and the MSS it encodes above. */
+BPF_CALL_3(bpf_tcp_raw_gen_syncookie_ipv4, struct iphdr *, iph, struct tcphdr *, th, u32, th_len)
+{
+	u32 cookie;
+	u16 mss;
+
+	if (unlikely(th_len < sizeof(*th) || th_len != th->doff * 4u))
+		return (u64)-EINVAL;
+	mss = tcp_parse_mss_option(th, 0) ?: TCP_MSS_DEFAULT;
+	cookie = __cookie_v4_init_sequence(iph, th, &mss);
+	return cookie | ((u64)mss << 32);
+}
+
+const struct bpf_func_proto bpf_tcp_raw_gen_syncookie_ipv4_proto = {
+	.func		= bpf_tcp_raw_gen_syncookie_ipv4,
+	.name		= "bpf_tcp_raw_gen_syncookie_ipv4",
+	.gpl_only	= true,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_FIXED_SIZE_MEM, ARG_PTR_TO_MEM | MEM_RDONLY,
+			    ARG_CONST_SIZE_OR_ZERO },
+	.arg_size	= { sizeof(struct iphdr) },
+};
+
+BPF_CALL_3(bpf_tcp_raw_gen_syncookie_ipv6, struct ipv6hdr *, iph, struct tcphdr *, th,
+	   u32, th_len)
+{
+	const u16 mss_clamp = 1280 - sizeof(struct tcphdr) - sizeof(struct ipv6hdr);
+	u32 cookie;
+	u16 mss;
+
+	if (unlikely(th_len < sizeof(*th) || th_len != th->doff * 4u))
+		return (u64)-EINVAL;
+	mss = tcp_parse_mss_option(th, 0) ?: mss_clamp;
+	cookie = __cookie_v6_init_sequence(iph, th, &mss);
+	return cookie | ((u64)mss << 32);
+}
+
+const struct bpf_func_proto bpf_tcp_raw_gen_syncookie_ipv6_proto = {
+	.func		= bpf_tcp_raw_gen_syncookie_ipv6,
+	.name		= "bpf_tcp_raw_gen_syncookie_ipv6",
+	.gpl_only	= true,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_FIXED_SIZE_MEM, ARG_PTR_TO_MEM | MEM_RDONLY,
+			    ARG_CONST_SIZE_OR_ZERO },
+	.arg_size	= { sizeof(struct ipv6hdr) },
+};
+
+/* 0 when th->ack_seq - 1 is a cookie of ours for this flow, else -EACCES. */
+BPF_CALL_2(bpf_tcp_raw_check_syncookie_ipv4, struct iphdr *, iph, struct tcphdr *, th)
+{
+	return __cookie_v4_check(iph, th) > 0 ? 0 : (u64)-EACCES;
+}
+
+const struct bpf_func_proto bpf_tcp_raw_check_syncookie_ipv4_proto = {
+	.func		= bpf_tcp_raw_check_syncookie_ipv4,
+	.name		= "bpf_tcp_raw_check_syncookie_ipv4",
+	.gpl_only	= true,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_FIXED_SIZE_MEM, ARG_PTR_TO_FIXED_SIZE_MEM },
+	.arg_size	= { sizeof(struct iphdr), sizeof(struct tcphdr) },
+};
+
+BPF_CALL_2(bpf_tcp_raw_check_syncookie_ipv6, struct ipv6hdr *, iph, struct tcphdr *, th)
+{
+	return __cookie_v6_check(iph, th) > 0 ? 0 : (u64)-EACCES;
+}
+
+const struct bpf_func_proto bpf_tcp_raw_check_syncookie_ipv6_proto = {
+	.func		= bpf_tcp_raw_check_syncookie_ipv6,
+	.name		= "bpf_tcp_raw_check_syncookie_ipv6",
+	.gpl_only	= true,
+	.pkt_access	= true,
+	.ret_type	= RET_INTEGER,
+	.arg_type	= { ARG_PTR_TO_FIXED_SIZE_MEM, ARG_PTR_TO_FIXED_SIZE_MEM },
+	.arg_size	= { sizeof(struct ipv6hdr), sizeof(struct tcphdr) },
+};
+
 /* ---- kfuncs ------------------------------------------------------------- */
 
 /* A dynptr over the whole frame, frags included (kernel: bpf_dynptr_from_xdp()). */
@@ -749,6 +838,14 @@ const struct bpf_func_proto *xdp_func_proto(enum bpf_func_id func_id)
 		return &bpf_xdp_fib_lookup_proto;
 	case BPF_FUNC_check_mtu:
 		return &bpf_xdp_check_mtu_proto;
+	case BPF_FUNC_tcp_raw_gen_syncookie_ipv4:
+		return &bpf_tcp_raw_gen_syncookie_ipv4_proto;
+	case BPF_FUNC_tcp_raw_gen_syncookie_ipv6:
+		return &bpf_tcp_raw_gen_syncookie_ipv6_proto;
+	case BPF_FUNC_tcp_raw_check_syncookie_ipv4:
+		return &bpf_tcp_raw_check_syncookie_ipv4_proto;
+	case BPF_FUNC_tcp_raw_check_syncookie_ipv6:
+		return &bpf_tcp_raw_check_syncookie_ipv6_proto;
 	default:
 		return bpf_base_func_proto(func_id);
 	}

@@ -8,6 +8,8 @@
  * ndo_get_stats64. Frames are driven on the test thread: ndo_xdp_xmit
  * with XDP_XMIT_FLUSH schedules veth1's NAPI here, net_rx_action() polls.
  */
+#include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -364,6 +366,80 @@ START_TEST(skb_path_pass_and_drop)
 }
 END_TEST
 
+/*
+ * RX metadata of a program bound to veth1: an skb from veth0 brings its
+ * hardware timestamp, L4 hash and offloaded VLAN tag; an skb without a
+ * hash or tag gets -ENODATA for them; a frame by ndo_xdp_xmit knows
+ * nothing (-ENODATA, as the kernel's veth without an skb).
+ */
+static void meta_skb(u32 hash, u16 vlan_tci, u64 tstamp)
+{
+	struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
+
+	ck_assert_ptr_nonnull(skb);
+	skb_reserve(skb, 32);
+	memset(skb_put(skb, 60), 0, 60);
+	memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
+	skb->data[12] = 0x08;
+	skb->dev = veth0;
+	skb->hash = hash;
+	skb->l4_hash = !!hash;
+	skb->vlan_proto = vlan_tci ? htons(ETH_P_8021Q) : 0;
+	skb->vlan_tci = vlan_tci;
+	skb_shinfo(skb)->hwtstamps.hwtstamp = tstamp;
+	ck_assert_int_eq(dev_queue_xmit(skb), 0);
+	ck_assert_int_eq(test_napi_drain(), 1);
+}
+
+START_TEST(rx_metadata)
+{
+	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+	struct xdp_frame *fr[1];
+	struct uxdp_bpf_object *obj;
+	char err[256] = "", log[4096];
+	__s64 v[5];
+	int id, mid;
+
+	pair_setup();
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	opts.prog_ifindex = veth1->ifindex;
+	obj = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_rx_meta.o", &opts);
+	ck_assert_msg(obj, "%s", log);
+	id = uxdp_bpf_object_find_prog(obj, "xdp_rx_meta", NULL);
+	mid = uxdp_bpf_object_find_map(obj, "meta");
+	ck_assert_int_eq(uxdp_link_set_xdp("veth1", id, err, sizeof(err)), 0);
+
+	meta_skb(0x1234abcd, 42, 777);
+	for (__u32 k = 0; k < 5; k++)
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+	ck_assert_int_eq(v[0], 0);
+	ck_assert_int_eq(v[1], 777);
+	ck_assert_int_eq(v[2], 0);		/* hash */
+	ck_assert_int_eq(v[3], 0);		/* VLAN tag */
+	ck_assert_int_eq(v[4], 1);
+
+	meta_skb(0, 0, 0);
+	for (__u32 k = 0; k < 4; k++)
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+	ck_assert_int_eq(v[0], 0);		/* the skb's (zero) timestamp */
+	ck_assert_int_eq(v[2], -ENODATA);
+	ck_assert_int_eq(v[3], -ENODATA);
+
+	ck_assert_int_eq(xmit(veth0, 1, 60, XDP_XMIT_FLUSH, fr), 1);
+	test_napi_drain();
+	for (__u32 k = 0; k < 5; k++)
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+	ck_assert_int_eq(v[0], -ENODATA);
+	ck_assert_int_eq(v[2], -ENODATA);
+	ck_assert_int_eq(v[3], -ENODATA);
+	ck_assert_int_eq(v[4], 3);
+	uxdp_link_del_all();
+	uxdp_bpf_object_close(obj);
+	test_leak_check(pool);
+}
+END_TEST
+
 START_TEST(skb_without_napi_goes_straight_to_stack)
 {
 	struct sk_buff *skb;
@@ -458,6 +534,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, aborted_and_invalid);
 	tcase_add_test(tc, skb_path_pass_and_drop);
 	tcase_add_test(tc, skb_without_napi_goes_straight_to_stack);
+	tcase_add_test(tc, rx_metadata);
 	tcase_add_test(tc, attach_rules);
 	tcase_add_test(tc, queues_follow_the_cpu);
 	suite_add_tcase(s, tc);
