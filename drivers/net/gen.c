@@ -105,6 +105,7 @@ struct gen_priv {
 	bool dst_mac_set;
 	u8 src_mac[ETH_ALEN];
 	u8 *templates;			/* nr_flows × size */
+	u32 *flow_hash;			/* nr_flows: the RSS hash of each flow */
 	unsigned int nr_flows;
 	struct gen_queue *q;
 	unsigned int nr_queues;
@@ -234,6 +235,52 @@ static void gen_build_one(struct gen_priv *priv, struct net_device *dev, u8 *pkt
 	}
 }
 
+/*
+ * The RSS hash a NIC reports (Toeplitz over the addresses and ports, in
+ * network order) with the well-known default key of the Microsoft RSS
+ * specification: the same hash on every run, where a kernel driver's key
+ * is random per boot (netdev_rss_key_fill()).
+ */
+static const u8 gen_rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+	0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+	0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+	0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+static u32 gen_toeplitz(const u8 *in, unsigned int len)
+{
+	u32 hash = 0, key = (u32)gen_rss_key[0] << 24 | gen_rss_key[1] << 16 |
+			    gen_rss_key[2] << 8 | gen_rss_key[3];
+
+	for (unsigned int i = 0; i < len; i++) {
+		u8 next = i + 4 < sizeof(gen_rss_key) ? gen_rss_key[i + 4] : 0;
+
+		for (int b = 7; b >= 0; b--) {
+			if (in[i] & (1u << b))
+				hash ^= key;
+			key = key << 1 | (next >> b & 1);
+		}
+	}
+	return hash;
+}
+
+/* A template's hash: addresses, then source and destination port. */
+static u32 gen_flow_hash(const struct gen_priv *priv, const u8 *frame)
+{
+	const u8 *l3 = frame + ETH_HLEN;
+	u8 in[36];
+
+	if (priv->proto == GEN_UDP6) {
+		memcpy(in, l3 + 8, 32);			/* saddr, daddr */
+		memcpy(in + 32, l3 + 40, 4);		/* sport, dport */
+		return gen_toeplitz(in, 36);
+	}
+	memcpy(in, l3 + 12, 8);
+	memcpy(in + 8, l3 + (l3[0] & 0xf) * 4, 4);
+	return gen_toeplitz(in, 12);
+}
+
 static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 {
 	u64 ns = addr_span(&priv->src_lo, &priv->src_hi);
@@ -245,8 +292,14 @@ static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 	static u8 scratch[GEN_MAX_SIZE + 8] __aligned(8);
 
 	priv->templates = malloc((size_t)n * priv->size);
-	if (!priv->templates)
+	priv->flow_hash = malloc((size_t)n * sizeof(*priv->flow_hash));
+	if (!priv->templates || !priv->flow_hash) {
+		free(priv->templates);
+		free(priv->flow_hash);
+		priv->templates = NULL;
+		priv->flow_hash = NULL;
 		return -ENOMEM;
+	}
 	priv->nr_flows = n;
 	/* Enumerate dport fastest, then sport, dst, src. */
 	for (unsigned int i = 0; i < n; i++) {
@@ -264,6 +317,7 @@ static int gen_build_templates(struct gen_priv *priv, struct net_device *dev)
 		gen_build_one(priv, dev, scratch + NET_IP_ALIGN_BUILD, &s, &d, sp, dp);
 		memcpy(priv->templates + (size_t)i * priv->size, scratch + NET_IP_ALIGN_BUILD,
 		       priv->size);
+		priv->flow_hash[i] = gen_flow_hash(priv, priv->templates + (size_t)i * priv->size);
 	}
 	return 0;
 }
@@ -390,7 +444,7 @@ static void gen_shape(struct gen_priv *priv, struct gen_queue *q, u8 *pkt, unsig
  * (nothing held).
  */
 static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff *xdp,
-		     unsigned int *len)
+		     unsigned int *len, int *bad_kind)
 {
 	const u8 *tmpl = priv->templates + (size_t)q->next_flow * priv->size;
 	unsigned int size = priv->size, nfrags = priv->frags, linear, per_frag = 0;
@@ -448,11 +502,63 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 		sinfo->xdp_frags_truesize = nfrags * PAGE_SIZE;
 		xdp_buff_set_frags_flag(xdp);
 	}
+	*bad_kind = bad;
 	if (unlikely(bad >= 0))
 		q->bad[bad]++;	/* made: it reaches the program */
 	if (++q->next_flow == priv->nr_flows)
 		q->next_flow = 0;
 	return true;
+}
+
+/*
+ * RX metadata for device-bound programs, as a NIC's descriptor gives it:
+ * the flow's RSS hash (L4 over IPv4 or IPv6 TCP/UDP) and a timestamp of
+ * the poll (CLOCK_REALTIME, one per poll as a NIC batches its interrupt).
+ * The ops answer only for the frame this worker's program runs on; any
+ * other buffer (generic XDP on gen) gets -ENODATA, and so does a
+ * malformed frame's hash.
+ */
+struct gen_rx_meta {
+	const struct xdp_buff *xdp;
+	u32 hash;
+	u32 rss_type;
+	u64 tstamp;
+};
+
+static __thread struct gen_rx_meta gen_rx_cur;
+
+static int gen_xmo_rx_timestamp(const struct xdp_buff *xdp, u64 *timestamp)
+{
+	if (gen_rx_cur.xdp != xdp)
+		return -ENODATA;
+	*timestamp = gen_rx_cur.tstamp;
+	return 0;
+}
+
+static int gen_xmo_rx_hash(const struct xdp_buff *xdp, u32 *hash, u32 *rss_type)
+{
+	if (gen_rx_cur.xdp != xdp || gen_rx_cur.rss_type == XDP_RSS_TYPE_NONE)
+		return -ENODATA;
+	*hash = gen_rx_cur.hash;
+	*rss_type = gen_rx_cur.rss_type;
+	return 0;
+}
+
+static const struct xdp_metadata_ops gen_xdp_metadata_ops = {
+	.xmo_rx_timestamp = gen_xmo_rx_timestamp,
+	.xmo_rx_hash = gen_xmo_rx_hash,
+};
+
+static u32 gen_rss_type(const struct gen_priv *priv)
+{
+	switch (priv->proto) {
+	case GEN_TCP:
+		return XDP_RSS_TYPE_L4_IPV4_TCP;
+	case GEN_UDP6:
+		return XDP_RSS_TYPE_L4_IPV6_UDP;
+	default:
+		return XDP_RSS_TYPE_L4_IPV4_UDP;
+	}
 }
 
 static int gen_poll(struct napi_struct *napi, int budget)
@@ -480,12 +586,19 @@ static int gen_poll(struct napi_struct *napi, int budget)
 			return budget;	/* stay scheduled: paced, not idle */
 	}
 	got = gen_claim(priv, want);
+	if (unlikely(prog && prog->aux->dev_bound_ifindex)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gen_rx_cur.tstamp = (u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
 	for (i = 0; i < got; i++) {
+		unsigned int len, flow = q->next_flow;
 		struct xdp_buff xdp;
-		unsigned int len;
+		int bad;
 		u32 act;
 
-		if (unlikely(!gen_fill(priv, q, &xdp, &len))) {
+		if (unlikely(!gen_fill(priv, q, &xdp, &len, &bad))) {
 			/* Pool empty: give the claim back and poll again. */
 			netdev_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
 			if (priv->count)
@@ -506,7 +619,13 @@ static int gen_poll(struct napi_struct *napi, int budget)
 		}
 		st->rx_packets++;
 		st->rx_bytes += len;
+		if (unlikely(prog && prog->aux->dev_bound_ifindex)) {
+			gen_rx_cur.xdp = &xdp;
+			gen_rx_cur.hash = priv->flow_hash[flow];
+			gen_rx_cur.rss_type = bad < 0 ? gen_rss_type(priv) : XDP_RSS_TYPE_NONE;
+		}
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
+		gen_rx_cur.xdp = NULL;
 		if (act == XDP_TX) {
 			/* Out on gen's wire. */
 			st->tx_packets++;
@@ -594,6 +713,8 @@ static void gen_uninit(struct net_device *dev)
 	priv->nr_queues = 0;
 	free(priv->templates);
 	priv->templates = NULL;
+	free(priv->flow_hash);
+	priv->flow_hash = NULL;
 }
 
 static int gen_get_ethtool_stats(struct net_device *dev, char (*names)[48], u64 *values, int max)
@@ -671,6 +792,7 @@ static const struct net_device_ops gen_netdev_ops = {
 static void gen_setup(struct net_device *dev)
 {
 	dev->netdev_ops = &gen_netdev_ops;
+	dev->xdp_metadata_ops = &gen_xdp_metadata_ops;
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT | NETDEV_XDP_ACT_RX_SG;
 }
 
@@ -985,6 +1107,8 @@ out_queues:
 out_unregister:
 	free(priv->templates);
 	priv->templates = NULL;
+	free(priv->flow_hash);
+	priv->flow_hash = NULL;
 	unregister_netdevice(dev);
 	snprintf(err, errlen, "%s: out of memory", dev->name);
 	return ret;

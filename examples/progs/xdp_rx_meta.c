@@ -4,7 +4,8 @@
  * libbpf's bpf_program__set_ifindex() with BPF_F_XDP_DEV_BOUND_ONLY,
  * uxdp's open option prog_ifindex): the frame's rx timestamp, hash and
  * VLAN tag, each kfunc's return code and value kept in `meta`, then
- * XDP_PASS. On a pcap device the timestamp is the capture's.
+ * XDP_PASS. On a pcap device the timestamp is the capture's; on gen the
+ * hash is the flow's RSS (Toeplitz) hash.
  */
 #include "parse.h"
 #include "bpf_kfuncs.h"
@@ -15,6 +16,8 @@ enum {
 	META_HASH_RC,
 	META_VLAN_RC,
 	META_COUNT,
+	META_HASH,
+	META_HASH_TYPE,
 	META_MAX,
 };
 
@@ -42,6 +45,8 @@ int xdp_rx_meta(struct xdp_md *ctx)
 	meta_set(META_TS_RC, bpf_xdp_metadata_rx_timestamp(ctx, &ts));
 	meta_set(META_TS, ts);
 	meta_set(META_HASH_RC, bpf_xdp_metadata_rx_hash(ctx, &hash, (void *)&type));
+	meta_set(META_HASH, hash);
+	meta_set(META_HASH_TYPE, type);
 	meta_set(META_VLAN_RC, bpf_xdp_metadata_rx_vlan_tag(ctx, &proto, &tci));
 	cnt = bpf_map_lookup_elem(&meta, &key);
 	if (cnt)

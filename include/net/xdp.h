@@ -315,9 +315,17 @@ int xdp_alloc_skb_bulk(void **skbs, int n_skb, gfp_t gfp);
  */
 /* rss_type of xmo_rx_hash (the kernel's enum xdp_rss_hash_type, in part) */
 enum xdp_rss_hash_type {
-	XDP_RSS_TYPE_NONE	= 0,
+	XDP_RSS_L3_IPV4		= 1u << 0,
+	XDP_RSS_L3_IPV6		= 1u << 1,
 	XDP_RSS_L4		= 1u << 3,
+	XDP_RSS_L4_TCP		= 1u << 4,
+	XDP_RSS_L4_UDP		= 1u << 5,
+	XDP_RSS_TYPE_NONE	= 0,
 	XDP_RSS_TYPE_L4_ANY	= XDP_RSS_L4,
+	XDP_RSS_TYPE_L4_IPV4_TCP = XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_TCP,
+	XDP_RSS_TYPE_L4_IPV4_UDP = XDP_RSS_L3_IPV4 | XDP_RSS_L4 | XDP_RSS_L4_UDP,
+	XDP_RSS_TYPE_L4_IPV6_TCP = XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_TCP,
+	XDP_RSS_TYPE_L4_IPV6_UDP = XDP_RSS_L3_IPV6 | XDP_RSS_L4 | XDP_RSS_L4_UDP,
 };
 
 struct xdp_metadata_ops {

@@ -6,9 +6,12 @@
  * frame is an skb for the stack, page-pool memory comes back. Robustness
  * traffic: `size MIN-MAX` frames with valid lengths and checksums,
  * `malformed PCT` frames each damaged in the way its ethtool counter says,
- * the same sequence for the same seed, runts dropped before XDP.
+ * the same sequence for the same seed, runts dropped before XDP. RX
+ * metadata for a device-bound program: the RSS hash of the specification's
+ * verification vectors, a timestamp, no VLAN tag.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,6 +332,57 @@ START_TEST(verdicts)
 }
 END_TEST
 
+START_TEST(rx_metadata)
+{
+	/* The Microsoft RSS specification's verification vectors. */
+	static const struct {
+		const char *proto, *src, *dst, *sport, *dport;
+		u32 hash, type;
+	} cases[] = {
+		{ "tcp", "66.9.149.187", "161.142.100.80", "2794", "1766", 0x51ccc178,
+		  XDP_RSS_TYPE_L4_IPV4_TCP },
+		{ "udp", "199.92.111.2", "65.69.140.83", "14230", "4739", 0xc626b0ea,
+		  XDP_RSS_TYPE_L4_IPV4_UDP },
+		{ "udp6", "3ffe:2501:200:1fff::7", "3ffe:2501:200:3::1", "2794", "1766",
+		  0x40207d3d, XDP_RSS_TYPE_L4_IPV6_UDP },
+	};
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *args[] = { "proto", (char *)cases[i].proto, "src", (char *)cases[i].src,
+				 "dst", (char *)cases[i].dst, "sport", (char *)cases[i].sport,
+				 "dport", (char *)cases[i].dport };
+		struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
+		struct net_device *gen = gen_add("gm", ARRAY_SIZE(args), args);
+		char err[256] = "", log[4096];
+		struct uxdp_bpf_object *obj;
+		__s64 v[7];
+		int id, mid;
+
+		opts.log_buf = log;
+		opts.log_size = sizeof(log);
+		opts.prog_ifindex = gen->ifindex;
+		obj = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_rx_meta.o", &opts);
+		ck_assert_msg(obj, "%s", log);
+		id = uxdp_bpf_object_find_prog(obj, "xdp_rx_meta", NULL);
+		mid = uxdp_bpf_object_find_map(obj, "meta");
+		ck_assert_int_eq(uxdp_link_set_xdp("gm", id, err, sizeof(err)), 0);
+		gen_go(gen, 3);
+		for (__u32 k = 0; k < 7; k++)
+			ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+		ck_assert_int_eq(v[0], 0);		/* timestamp */
+		ck_assert_msg(v[1] > 1700000000LL * 1000000000LL, "timestamp %lld", (long long)v[1]);
+		ck_assert_int_eq(v[2], 0);		/* hash */
+		ck_assert_int_eq(v[3], -EOPNOTSUPP);	/* no VLAN offload */
+		ck_assert_int_eq(v[4], 3);
+		ck_assert_msg((u32)v[5] == cases[i].hash, "%s: hash %#x, want %#x", cases[i].proto,
+			      (u32)v[5], cases[i].hash);
+		ck_assert_uint_eq((u32)v[6], cases[i].type);
+		uxdp_link_del_all();
+		uxdp_bpf_object_close(obj);
+	}
+}
+END_TEST
+
 START_TEST(bad_arguments)
 {
 	char err[256];
@@ -374,6 +428,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, size_range);
 	tcase_add_test(tc, malformed_kinds);
 	tcase_add_test(tc, verdicts);
+	tcase_add_test(tc, rx_metadata);
 	tcase_add_test(tc, bad_arguments);
 	suite_add_tcase(s, tc);
 	return s;
