@@ -116,6 +116,8 @@ extern const struct btf_kfunc_id_set nf_flow_kfunc_set;
 u32 btf_kfunc_id_by_name(const char *name);
 /* The kfunc of id @btf_id, or NULL. */
 const struct bpf_kfunc_proto *btf_kfunc_by_id(u32 btf_id);
+/* The id of the kfunc implemented by @func (bpf_insn_prepare_dump()), or 0. */
+u32 btf_kfunc_id_by_func(const void *func);
 /* The kernel name of struct @id ("nf_conn"), for messages. */
 const char *btf_kernel_struct_name(u32 id);
 /* Its size in bytes: what a program may read through a pointer to it. */

@@ -418,6 +418,23 @@ UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char 
  * Return: its size in bytes (0 when not JITed) or -ENOENT.
  */
 UXDP_API int uxdp_bpf_prog_jited_insns(uint32_t prog_id, void *buf, uint32_t len);
+/**
+ * uxdp_bpf_prog_xlated_insns() - the instructions of program @prog_id as
+ * loaded (bpftool's `prog dump xlated`, from xlated_prog_insns)
+ * @buf: receives up to @cnt of them (NULL: only the count)
+ *
+ * The program after the checker's rewrites (xdp_md loads, dead code as
+ * `goto pc-1`, inlined bpf_loop()), in UAPI form: helper calls carry
+ * their BPF_FUNC_* id, kfunc calls (src_reg BPF_PSEUDO_KFUNC_CALL) the id
+ * uxdp_bpf_kfunc_name() names, bpf-to-bpf calls (BPF_PSEUDO_CALL) and
+ * BPF_PSEUDO_FUNC loads their relative offset, map loads the map id in
+ * imm (BPF_PSEUDO_MAP_VALUE: the value offset in the second slot's imm).
+ *
+ * Return: the program's instruction count, -ENOENT or -ENOMEM.
+ */
+UXDP_API int uxdp_bpf_prog_xlated_insns(uint32_t prog_id, struct bpf_insn *buf, uint32_t cnt);
+/** uxdp_bpf_kfunc_name() - the name of kfunc @btf_id (a kfunc call's imm), or NULL. */
+UXDP_API const char *uxdp_bpf_kfunc_name(__u32 btf_id);
 
 
 #endif

@@ -58,12 +58,17 @@ UXDP_API int uxdp_bpf_prog_coverage_get(__u32 prog_id, __u64 *cnt, __u64 *branch
  *	  found next to the object file), valid while the program lives
  * @func: the function (symbol) the instruction belongs to
  * @line: 1-based line; @col: column (0: unknown)
+ * @src: the source text of the line as clang recorded it ("" if none)
+ * @insn_off: the first slot the line_info record covers (bpftool prints
+ *	      the source line before that slot)
  */
 struct uxdp_bpf_line {
 	const char *file;
 	const char *func;
 	__u32 line;
 	__u32 col;
+	const char *src;
+	__u32 insn_off;
 };
 
 /**

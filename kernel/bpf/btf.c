@@ -16,6 +16,7 @@
 
 #include <linux/btf.h>
 #include <linux/compiler.h>
+#include <uxdp/uxdp_bpf.h>
 
 static const struct btf_kfunc_id_set *const btf_kfunc_sets[] = {
 	&xdp_metadata_kfunc_set,
@@ -46,6 +47,17 @@ u32 btf_kfunc_id_by_name(const char *name)
 	return 0;
 }
 
+u32 btf_kfunc_id_by_func(const void *func)
+{
+	u32 s, i, id = BTF_KFUNC_ID_BASE;
+
+	for (s = 0; s < ARRAY_SIZE(btf_kfunc_sets); s++)
+		for (i = 0; i < btf_kfunc_sets[s]->cnt; i++, id++)
+			if ((const void *)btf_kfunc_sets[s]->set[i].func == func)
+				return id;
+	return 0;
+}
+
 const struct bpf_kfunc_proto *btf_kfunc_by_id(u32 btf_id)
 {
 	u32 s, idx;
@@ -59,6 +71,13 @@ const struct bpf_kfunc_proto *btf_kfunc_by_id(u32 btf_id)
 		idx -= btf_kfunc_sets[s]->cnt;
 	}
 	return NULL;
+}
+
+UXDP_API const char *uxdp_bpf_kfunc_name(__u32 btf_id)
+{
+	const struct bpf_kfunc_proto *fn = btf_kfunc_by_id(btf_id);
+
+	return fn ? fn->name : NULL;
 }
 
 const char *btf_kernel_struct_name(u32 id)

@@ -78,6 +78,7 @@
 #include <linux/bpf.h>
 #include <linux/bpf_coverage.h>
 #include <linux/bpf_verifier.h>
+#include <linux/btf.h>
 #include <linux/bug.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
@@ -1367,6 +1368,133 @@ UXDP_API int uxdp_bpf_prog_jited_insns(u32 prog_id, void *buf, u32 len)
 	if (buf)
 		memcpy(buf, image, min_t(u32, len, prog->jited_len));
 	return prog->jited_len;
+}
+
+/* The map whose value area holds @addr (a direct value load), or NULL. */
+static struct bpf_map *used_map_by_value(const struct bpf_prog *prog, u64 addr, u32 *off)
+{
+	u32 m;
+
+	for (m = 0; m < prog->aux->used_map_cnt; m++) {
+		struct bpf_map *map = prog->aux->used_maps[m];
+		u64 base;
+
+		if (!map->ops || !map->ops->map_direct_value_addr ||
+		    map->ops->map_direct_value_addr(map, &base, 0))
+			continue;
+		if (addr >= base && addr - base < map->value_size) {
+			*off = (u32)(addr - base);
+			return map;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Back from the interpreter's internal forms (bpf_verifier.h) to UAPI
+ * instructions, as bpf_prog_get_info_by_fd() hands out xlated_prog_insns:
+ * checked accesses as plain ones, helper calls by BPF_FUNC_* id (bpf_loop
+ * and bpf_tail_call included), kfuncs by BTF id, bpf-to-bpf calls and
+ * callback addresses pc-relative, map pointers as map ids (imm; for a
+ * direct value, the offset in the second imm).
+ * Kernel: kernel/bpf/syscall.c bpf_insn_prepare_dump()
+ * Differs: the multi-load xdp_md fields (ingress_ifindex, rx_queue_index,
+ *	    egress_ifindex) show as the program's own ctx load.
+ */
+static void bpf_insn_prepare_dump(const struct bpf_prog *prog, struct bpf_insn *out)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+	static const s16 ctx_off[] = {
+		[BPF_CTX_INGRESS_IFINDEX] = offsetof(struct xdp_md, ingress_ifindex),
+		[BPF_CTX_RX_QUEUE_INDEX] = offsetof(struct xdp_md, rx_queue_index),
+		[BPF_CTX_EGRESS_IFINDEX] = offsetof(struct xdp_md, egress_ifindex),
+	};
+	u32 i;
+
+	memcpy(out, prog->insnsi, prog->len * sizeof(*out));
+	for (i = 0; i < prog->len; i++) {
+		struct bpf_insn *insn = &out[i];
+		u8 cls = BPF_CLASS(insn->code), mode = BPF_MODE(insn->code);
+
+		if (is_ldimm64(insn) && i + 1 < prog->len) {
+			u64 v = (u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm << 32);
+			uintptr_t base = (uintptr_t)prog->insnsi;
+			struct bpf_map *map;
+			u32 m, off = 0;
+
+			/* resolved loads are plain constants now: known by their value */
+			for (m = 0; m < prog->aux->used_map_cnt; m++)
+				if ((uintptr_t)prog->aux->used_maps[m] == (uintptr_t)v)
+					break;
+			if (m < prog->aux->used_map_cnt) {
+				insn[0].src_reg = BPF_PSEUDO_MAP_FD;
+				insn[0].imm = (s32)prog->aux->used_maps[m]->id;
+				insn[1].imm = 0;
+			} else if ((map = used_map_by_value(prog, v, &off))) {
+				insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
+				insn[0].imm = (s32)map->id;
+				insn[1].imm = (s32)off;
+			} else if (v >= base && v < base + prog->len * sizeof(struct bpf_insn) &&
+				   !((v - base) % sizeof(struct bpf_insn))) {
+				insn[0].src_reg = BPF_PSEUDO_FUNC;
+				insn[0].imm = (s32)((v - base) / sizeof(struct bpf_insn) - i - 1);
+				insn[1].imm = 0;
+			}
+			i++;
+			continue;
+		}
+		if (cls == BPF_LDX && mode == BPF_CTX_FIELD && BPF_SIZE(insn->code) == BPF_W &&
+		    (u32)insn->imm < ARRAY_SIZE(ctx_off)) {
+			insn->code = BPF_LDX | BPF_MEM | BPF_W;
+			insn->off = ctx_off[insn->imm];
+			insn->imm = 0;
+		} else if ((cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX) &&
+			   (mode == BPF_PROBE_MEM || mode == BPF_PROBE_MEMSX ||
+			    (cls == BPF_STX && mode == BPF_PROBE_ATOMIC))) {
+			mode = mode == BPF_PROBE_MEM ? BPF_MEM :
+			       mode == BPF_PROBE_MEMSX ? BPF_MEMSX : BPF_ATOMIC;
+			insn->code = cls | mode | BPF_SIZE(insn->code);
+		} else if (insn->code == (BPF_JMP | BPF_TAIL_CALL)) {
+			insn->code = BPF_JMP | BPF_CALL;
+			insn->imm = BPF_FUNC_tail_call;
+		} else if (insn->code == BPF_CALL_LOOP) {
+			insn->code = BPF_JMP | BPF_CALL;
+			insn->off = 0;
+			insn->imm = BPF_FUNC_loop;
+		} else if (insn->code == (BPF_JMP32 | BPF_CALL)) {
+			insn->code = BPF_JMP | BPF_CALL;
+			insn->src_reg = BPF_PSEUDO_CALL;
+			insn->off = 0;
+		} else if (insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg && vi &&
+			   (u32)insn->imm < vi->nr_calls) {
+			const struct bpf_call_desc *d = &vi->calls[insn->imm];
+
+			if (d->func_id == BPF_FUNC_unspec) {
+				insn->src_reg = BPF_PSEUDO_KFUNC_CALL;
+				insn->imm = (s32)btf_kfunc_id_by_func(d->func);
+			} else {
+				insn->imm = (s32)d->func_id;
+			}
+		}
+	}
+}
+
+UXDP_API int uxdp_bpf_prog_xlated_insns(u32 prog_id, struct bpf_insn *buf, u32 cnt)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+	struct bpf_insn *all;
+
+	if (!prog)
+		return -ENOENT;
+	if (!buf)
+		return (int)prog->len;
+	all = malloc(prog->len * sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	bpf_insn_prepare_dump(prog, all);
+	memcpy(buf, all, min_t(u32, cnt, prog->len) * sizeof(*all));
+	free(all);
+	return (int)prog->len;
 }
 
 #if !defined(__x86_64__)

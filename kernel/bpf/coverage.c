@@ -189,6 +189,8 @@ UXDP_API int uxdp_bpf_prog_line_info(__u32 prog_id, __u32 insn, struct uxdp_bpf_
 	line->func = fn ? linfo_str(li, fn->name_off) : "";
 	line->line = BPF_LINE_INFO_LINE_NUM(l->line_col);
 	line->col = BPF_LINE_INFO_LINE_COL(l->line_col);
+	line->src = linfo_str(li, l->line_off);
+	line->insn_off = l->insn_off;
 	return 0;
 }
 

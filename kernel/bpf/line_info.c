@@ -96,8 +96,12 @@ static void linfo_resolve(const char *name, const char *obj_dir, char *out, size
 		snprintf(out, len, "%s", name);
 }
 
-/* A BTF string copied once: file names repeat in every record. */
-static int strs_add_btf(struct linfo_build *b, const struct btf *btf, u32 btf_off, u32 *off)
+/*
+ * A BTF string copied once: file names repeat in every record. A file
+ * name (@is_path) is made absolute where it is found next to the object.
+ */
+static int strs_add_btf(struct linfo_build *b, const struct btf *btf, u32 btf_off, bool is_path,
+			u32 *off)
 {
 	const char *s = btf__name_by_offset(btf, btf_off);
 	char path[PATH_MAX];
@@ -121,8 +125,9 @@ static int strs_add_btf(struct linfo_build *b, const struct btf *btf, u32 btf_of
 		b->our_off = a;
 		b->cap_seen = cap;
 	}
-	linfo_resolve(s ? s : "", b->obj_dir, path, sizeof(path));
-	if (strs_add(b, path, off))
+	if (is_path)
+		linfo_resolve(s ? s : "", b->obj_dir, path, sizeof(path));
+	if (strs_add(b, is_path ? path : s ? s : "", off))
 		return -ENOMEM;
 	b->btf_off[b->nr_seen] = btf_off;
 	b->our_off[b->nr_seen++] = *off;
@@ -146,9 +151,9 @@ static int linfo_add(struct linfo_build *b, const struct btf *btf,
 	}
 	l = &li->linfo[li->nr_linfo];
 	l->insn_off = slot;
-	l->line_off = 0;
 	l->line_col = rec->line_col;
-	if (strs_add_btf(b, btf, rec->file_name_off, &l->file_name_off))
+	if (strs_add_btf(b, btf, rec->file_name_off, true, &l->file_name_off) ||
+	    strs_add_btf(b, btf, rec->line_off, false, &l->line_off))
 		return -ENOMEM;
 	li->nr_linfo++;
 	return 0;
