@@ -26,7 +26,7 @@ static int do_help(int argc, char **argv);
 static int do_version(int argc, char **argv);
 
 const struct cmd uxdp_objects[] = {
-	{ "prog", do_prog, "prog { show | run } ...", "load and run XDP objects (bpftool syntax)",
+	{ "prog", do_prog, "prog { show | run | dump } ...", "load and run XDP objects (bpftool syntax)",
 	  prog_cmds },
 	{ "run", do_run_script, "run SCRIPT|-", "run a topology script (link, map, run, stats)" },
 	{ "test", do_test, "test DIR|FILE...", "run scripts as tests: pass when their expect lines hold" },

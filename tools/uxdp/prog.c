@@ -45,6 +45,7 @@
 #include "btf_dump.h"
 #include "json_writer.h"
 #include "main.h"
+#include "prog.h"
 #include "prog_pcap.h"
 
 #define PROG_RUN_MAX_INPUT	(1U << 20)
@@ -186,16 +187,7 @@ static int parse_u32(const char *s, uint32_t *v)
 
 /* ---- show --------------------------------------------------------------- */
 
-/* How to open: which unknown sections load as XDP, the CO-RE target. */
-struct open_args {
-	const char *name;
-	const char *sec;
-	const char *btf;
-	bool type_xdp;
-};
-
-/* `name P`, `sec S`, `type xdp`, `btf FILE` at argv[*i]; 1: consumed, 0: not ours, <0: error */
-static int parse_open_arg(int argc, char **argv, int *i, struct open_args *o)
+int parse_open_arg(int argc, char **argv, int *i, struct open_args *o)
 {
 	const char *kw = argv[*i];
 
@@ -225,7 +217,7 @@ static int parse_open_arg(int argc, char **argv, int *i, struct open_args *o)
 	return 1;
 }
 
-static struct uxdp_bpf_object *open_obj(const char *path, const struct open_args *o)
+struct uxdp_bpf_object *open_obj(const char *path, const struct open_args *o)
 {
 	struct uxdp_bpf_object_open_opts opts = { .sz = sizeof(opts) };
 	struct uxdp_bpf_object *obj;
@@ -241,6 +233,21 @@ static struct uxdp_bpf_object *open_obj(const char *path, const struct open_args
 	if (!obj)
 		p_err("%s", log[0] ? log : strerror(errno));
 	return obj;
+}
+
+int find_prog(struct uxdp_bpf_object *obj, const char *path, const struct open_args *o)
+{
+	int id = uxdp_bpf_object_find_prog(obj, o->name, o->sec);
+
+	if (id == -EINVAL)
+		p_err("%s: section '%s' holds several programs; use 'name PROG'", path, o->sec);
+	else if (id == -EOPNOTSUPP && !o->name && !o->sec)
+		p_err("%s: no XDP program is loaded (see 'uxdp prog show'; 'type xdp' loads the programs of unknown sections)",
+		      path);
+	else if (id < 0)
+		p_err("%s: no program %s '%s'", path, o->name ? "named" : "in section",
+		      o->name ? o->name : o->sec ? o->sec : "");
+	return id;
 }
 
 static const char *map_type_str(uint32_t type)
@@ -778,18 +785,9 @@ static int do_run(int argc, char **argv)
 	obj = open_obj(a.obj, &a.o);
 	if (!obj)
 		goto out;
-	id = uxdp_bpf_object_find_prog(obj, a.o.name, a.o.sec);
-	if (id < 0) {
-		if (id == -EINVAL)
-			p_err("%s: section '%s' holds several programs; use 'name PROG'", a.obj, a.o.sec);
-		else if (id == -EOPNOTSUPP && !a.o.name && !a.o.sec)
-			p_err("%s: no XDP program is loaded (see 'uxdp prog show'; 'type xdp' loads the programs of unknown sections)",
-			      a.obj);
-		else
-			p_err("%s: no program %s '%s'", a.obj, a.o.name ? "named" : "in section",
-			      a.o.name ? a.o.name : a.o.sec ? a.o.sec : "");
+	id = find_prog(obj, a.obj, &a.o);
+	if (id < 0)
 		goto out;
-	}
 	for (i = 0; i < a.nr_preloads; i++)
 		if (apply_preload(obj, &a.preloads[i]))
 			goto out;
@@ -901,6 +899,9 @@ const struct cmd prog_cmds[] = {
 	{ "run", do_run,
 	  "run OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] data_in FILE [data_out FILE] [data_out_verdict PREFIX] [record_type TYPE] [data_size_out N] [ctx_in FILE] [ctx_out FILE] [repeat N] [map NAME key HEX value HEX]... [dump-maps] [hardened] [coverage FILE]",
 	  "run a program over one packet, or every packet of a pcap/pcapng file (BPF_PROG_TEST_RUN)" },
+	{ "dump", do_dump,
+	  "dump { xlated | jited } OBJ [name PROG | sec SECTION] [type xdp] [btf FILE] [linum] [opcodes]",
+	  "print a program as loaded: its instructions with source lines (xlated), its JIT image (jited)" },
 	{ 0 }
 };
 
