@@ -376,7 +376,7 @@ static int dump_jited(uint32_t id, const struct dump_args *a)
 	int n, err = 0;
 
 	if (jited <= 0 || !len) {
-		p_err("%s: prog id %u is not JITed (%s); the JIT is net.core.bpf_jit_enable (UXDP_BPF_JIT=1)",
+		p_err("%s: prog id %u is not JITed: %s (the JIT is net.core.bpf_jit_enable, UXDP_BPF_JIT=1 in the environment)",
 		      a->obj, id, reason[0] ? reason : "JIT disabled");
 		return 1;
 	}
