@@ -90,7 +90,10 @@ class _TestRunOpts(ctypes.Structure):
 
 
 class _Line(ctypes.Structure):
-    _fields_ = [("file", _cp), ("func", _cp), ("line", _u32), ("col", _u32)]
+    # struct uxdp_bpf_line (uxdp_bpf_cov.h), field for field: the library
+    # writes all of it
+    _fields_ = [("file", _cp), ("func", _cp), ("line", _u32), ("col", _u32),
+                ("src", _cp), ("insn_off", _u32)]
 
 
 def _proto(name, restype, *argtypes):
