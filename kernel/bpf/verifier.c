@@ -2437,9 +2437,14 @@ static bool can_elide_value_nullness(u32 map_type)
 	return map_type == BPF_MAP_TYPE_ARRAY || map_type == BPF_MAP_TYPE_PERCPU_ARRAY;
 }
 
-/* The constant key on the stack of an array lookup, -1, or a negative errno. */
-static s64 get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_reg_state *key,
-				u32 key_size)
+/*
+ * The constant key on the stack of an array lookup, in @*value: 0, or
+ * -EOPNOTSUPP when the key is not a known constant, or another negative
+ * errno. The key comes back separately because a constant may be negative
+ * as an s64 (a sign-extended BPF_ST imm), which must not read as an errno.
+ */
+static int get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_reg_state *key,
+				u32 key_size, s64 *value)
 {
 	struct bpf_func_state *state = func(env, key);
 	int slot, spi, off, i, spill_size = 0, zero_size = 0, err;
@@ -2448,32 +2453,35 @@ static s64 get_constant_map_key(struct bpf_verifier_env *env, const struct bpf_r
 	u8 *stype;
 
 	if (key->type != PTR_TO_STACK || !tnum_is_const(key->var_off))
-		return -1;
+		return -EOPNOTSUPP;
 	stack_off = key->off + (s64)key->var_off.value;
 	if (stack_off >= 0 || stack_off < -MAX_BPF_STACK)
-		return -1;
+		return -EOPNOTSUPP;
 	slot = -stack_off - 1;
 	spi = slot / BPF_REG_SIZE;
 	off = slot % BPF_REG_SIZE;
 	stype = state->stack[spi].slot_type;
 	for (i = off; i >= 0 && stype[i] == STACK_ZERO; i--)
 		zero_size++;
-	if (zero_size >= (int)key_size)
+	if (zero_size >= (int)key_size) {
+		*value = 0;
 		return 0;
+	}
 	if (!is_spilled_scalar_reg(&state->stack[spi]))
-		return -1;
+		return -EOPNOTSUPP;
 	for (i = off; i >= 0 && stype[i] == STACK_SPILL; i--)
 		spill_size++;
 	if (spill_size != (int)key_size)
-		return -1;
+		return -EOPNOTSUPP;
 	reg = &state->stack[spi].spilled_ptr;
 	if (!tnum_is_const(reg->var_off))
-		return -1;
+		return -EOPNOTSUPP;
 	/* R0 is not NULL because of this value: it must be precise */
 	err = mark_stack_slot_precise(env, state->frameno, spi);
 	if (err)
 		return err;
-	return (s64)reg->var_off.value;
+	*value = (s64)reg->var_off.value;
+	return 0;
 }
 
 /*
@@ -2637,9 +2645,13 @@ skip_type_check:
 			return err;
 		record_arg_check(env, arg, reg_region(env, reg), meta->map_ptr->key_size, 0, false);
 		if (can_elide_value_nullness(meta->map_ptr->map_type)) {
-			meta->const_map_key = get_constant_map_key(env, reg, meta->map_ptr->key_size);
-			if (meta->const_map_key < -1)
-				return (int)meta->const_map_key;
+			err = get_constant_map_key(env, reg, meta->map_ptr->key_size,
+						   &meta->const_map_key);
+			if (err < 0) {
+				meta->const_map_key = -1;
+				if (err != -EOPNOTSUPP)
+					return err;
+			}
 		}
 		break;
 	case ARG_PTR_TO_MAP_VALUE:
