@@ -567,6 +567,8 @@ static int gen_poll(struct napi_struct *napi, int budget)
 	struct net_device *dev = q->dev;
 	struct gen_priv *priv = netdev_priv(dev);
 	struct bpf_prog *prog = dev->xdp_prog;
+	/* a device-bound program reads RX metadata (gen_rx_cur) */
+	bool rx_meta = prog && prog->aux->dev_bound_ifindex;
 	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
 	unsigned int want = budget, got, i;
 	bool redirected = false;
@@ -586,7 +588,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 			return budget;	/* stay scheduled: paced, not idle */
 	}
 	got = gen_claim(priv, want);
-	if (unlikely(prog && prog->aux->dev_bound_ifindex)) {
+	if (unlikely(rx_meta)) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -619,13 +621,14 @@ static int gen_poll(struct napi_struct *napi, int budget)
 		}
 		st->rx_packets++;
 		st->rx_bytes += len;
-		if (unlikely(prog && prog->aux->dev_bound_ifindex)) {
+		if (unlikely(rx_meta)) {
 			gen_rx_cur.xdp = &xdp;
 			gen_rx_cur.hash = priv->flow_hash[flow];
 			gen_rx_cur.rss_type = bad < 0 ? gen_rss_type(priv) : XDP_RSS_TYPE_NONE;
 		}
 		act = prog ? netdev_xdp_count_verdict(dev, bpf_prog_run(prog, &xdp)) : XDP_PASS;
-		gen_rx_cur.xdp = NULL;
+		if (unlikely(rx_meta))
+			gen_rx_cur.xdp = NULL;
 		if (act == XDP_TX) {
 			/* Out on gen's wire. */
 			st->tx_packets++;
