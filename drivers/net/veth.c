@@ -361,7 +361,6 @@ static int veth_xdp_tx(struct veth_rq *rq, struct xdp_buff *xdp, struct veth_xdp
  */
 struct veth_xdp_buff {
 	struct xdp_buff xdp;
-	bool has_skb;
 	bool l4_hash;
 	u16 vlan_proto;		/* __be16; 0: no offloaded tag */
 	u16 vlan_tci;
@@ -375,7 +374,7 @@ static const struct veth_xdp_buff *veth_xdp_buff_of(const struct xdp_buff *xdp)
 {
 	const struct veth_xdp_buff *v = veth_xdp_cur;
 
-	return v && &v->xdp == xdp && v->has_skb ? v : NULL;
+	return v && &v->xdp == xdp ? v : NULL;
 }
 
 static int veth_xdp_rx_timestamp(const struct xdp_buff *xdp, u64 *timestamp)
@@ -573,7 +572,6 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		page_pool_recycle_direct(rq->page_pool, page);
 		goto drop_copy;
 	}
-	vxbuf.has_skb = true;
 	vxbuf.hwtstamp = skb_shinfo(skb)->hwtstamps.hwtstamp;
 	vxbuf.hash = skb->hash;
 	vxbuf.l4_hash = skb->l4_hash;
