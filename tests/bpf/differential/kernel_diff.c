@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <arpa/inet.h>
 #include <linux/bpf.h>
@@ -682,8 +683,12 @@ static int run_spec(const char *dir, const struct spec *s)
 	xdp_only(kobj);
 	err = bpf_object__load(kobj);
 	if (err) {
-		fprintf(stderr, "SKIP: the kernel cannot load %s (%s): BPF programs need root or CAP_BPF+CAP_NET_ADMIN\n",
-			path, strerror(-err));
+		if (geteuid())
+			fprintf(stderr, "SKIP: the kernel cannot load %s (%s): BPF programs need root or CAP_BPF+CAP_NET_ADMIN\n",
+				path, strerror(-err));
+		else
+			fprintf(stderr, "SKIP: the kernel refuses %s (%s) to root: this kernel's build forbids something it uses (its verdict test shows what)\n",
+				path, strerror(-err));
 		bpf_object__close(kobj);
 		return SKIP;
 	}
