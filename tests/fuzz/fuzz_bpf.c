@@ -602,7 +602,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (err) {
 		fuzz_assert(err == -EINVAL || err == -EACCES || err == -E2BIG ||
 			    err == -ENOMEM || err == -ENOTSUPP || err == -EFAULT ||
-			    err == -EPERM || err == -ENOENT || err == -EBADF,
+			    err == -EPERM || err == -ENOENT || err == -EBADF ||
+			    err == -EPROTO,
 			    "bpf_prog_load: unexpected error %d (%s)", err, log_buf);
 		bpf_prog_put(prog);
 		bpf_prog_put(hard);
