@@ -135,8 +135,11 @@ klast() {
 # ("bpf_dynptr_slice_rdwr() is not allowed" at the call). The row is then
 # judged against its recorded verdict, as without a kernel.
 kpolicy() {
-	klast | grep -Eq '^[a-z0-9_]+\(\) is not allowed$' || return 1
-	echo "# $name: the kernel's build forbids $(klast | cut -d'(' -f1) (policy): uxdp is compared with the recorded verdict"
+	local kmsg
+
+	kmsg=$(klast)
+	[[ $kmsg =~ ^[a-z0-9_]+\(\)\ is\ not\ allowed$ ]] || return 1
+	echo "# $name: the kernel's build forbids ${kmsg%%(*} (policy): uxdp is compared with the recorded verdict"
 }
 
 # kreject OBJ REGEX [UXDP_REGEX]: the kernel rejects OBJ with REGEX in its
