@@ -256,8 +256,9 @@ static int bpf_patch_insn_data(struct bpf_verifier_env *env, u32 pos,
 			insn->off = (s16)off;
 		}
 		if (err) {
-			bpf_verbose(env, "insn %u: jump out of range after the bpf_loop rewrite\n", i);
-			return err;
+			/* the kernel's bpf_patch_insn_data(): the load fails as out of memory */
+			bpf_verbose(env, "insn %u cannot be patched due to 16-bit range\n", pos);
+			return -ENOMEM;
 		}
 	}
 	for (i = 0; i < env->subprog_cnt; i++) {
