@@ -405,11 +405,21 @@ int bpf_map_freeze(struct bpf_map *map)
 
 /* ---- map BTF ------------------------------------------------------------ */
 
+/*
+ * The kernel's BTF has no loop and no reference chain deeper than
+ * MAX_RESOLVE_DEPTH (btf_resolve()); the BTF here was not verified by it, so
+ * a chain that goes on longer ends as "no type".
+ */
+#define BTF_MAX_RESOLVE_DEPTH	32
+
 static const struct btf_type *btf_skip_modifiers(const struct btf *btf, u32 id, u32 *res_id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth = 0;
 
 	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		if (++depth > BTF_MAX_RESOLVE_DEPTH)
+			return NULL;
 		id = t->type;
 		t = btf__type_by_id(btf, id);
 	}
@@ -428,11 +438,13 @@ static int btf_find_spin_lock(const struct btf *btf, u32 id, u32 off, int depth,
 	const struct btf_type *t = btf_skip_modifiers(btf, id, &id);
 	u32 nelems = 1, i;
 	const char *name;
-	int err;
+	int err, dims = 0;
 
-	if (!t || depth > 32)
-		return depth > 32 ? -E2BIG : 0;
+	if (!t || depth > BTF_MAX_RESOLVE_DEPTH)
+		return depth > BTF_MAX_RESOLVE_DEPTH ? -E2BIG : 0;
 	while (btf_is_array(t)) {
+		if (++dims > BTF_MAX_RESOLVE_DEPTH)
+			return -E2BIG;
 		nelems *= btf_array(t)->nelems;
 		t = btf_skip_modifiers(btf, btf_array(t)->type, &id);
 		if (!t)

@@ -466,6 +466,28 @@ static bool btf_ref_ok(__u32 nr, __u32 id)
 	return id < nr;
 }
 
+/*
+ * The kernel refuses BTF where a chain of modifiers, typedefs, variables and
+ * array elements loops or runs deeper than MAX_RESOLVE_DEPTH (32) types
+ * (btf_resolve()); libbpf 1.1 and the loader follow such chains unbounded.
+ */
+static bool btf_chain_ok(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth;
+
+	for (depth = 0; t && depth <= 32; depth++) {
+		if (btf_is_array(t))
+			id = btf_array(t)->type;
+		else if (btf_is_mod(t) || btf_is_typedef(t) || btf_is_var(t))
+			id = t->type;
+		else
+			return true;
+		t = btf__type_by_id(btf, id);
+	}
+	return !t;
+}
+
 static int object_check_btf(struct uxdp_bpf_object *obj)
 {
 	const struct btf_type *t;
@@ -549,7 +571,7 @@ static int object_check_btf(struct uxdp_bpf_object *obj)
 		default:
 			ok = false;
 		}
-		if (!ok)
+		if (!ok || !btf_chain_ok(btf, id))
 			err = -EINVAL;
 	}
 	if (err) {
@@ -1786,6 +1808,15 @@ uxdp_bpf_object_open(const char *path, const struct uxdp_bpf_object_open_opts *o
 	old_print = libbpf_set_print(object_libbpf_print);
 	obj->lobj = bpf_object__open_mem(obj->lbuf, obj->size, &lopts);
 	libbpf_set_print(old_print);
+	/*
+	 * On some malformed objects libbpf 1.1 fails with ERR_PTR() of an int
+	 * that is no errno, which its IS_ERR() test lets through as a pointer
+	 * (seen: 0xffffffffe4000004). No user-space pointer is negative.
+	 */
+	if ((intptr_t)obj->lobj < 0) {
+		obj->lobj = NULL;
+		errno = EINVAL;
+	}
 	if (!obj->lobj) {
 		err = -errno ?: -EINVAL;
 		obj_err(obj, "libbpf cannot read the object: %s", strerror(-err));
