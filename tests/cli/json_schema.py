@@ -26,7 +26,6 @@ UXDP, PROGS, SCHEMAS = (os.path.abspath(a) for a in sys.argv[1:4])
 NO_JSON = {
     "shell": "the same document as run (run.json), line by line",
     "help": "prints null with -j",
-    "ab": "the lab's report; its JSON is checked by the lab's tests",
     "completion": "a bash script, not JSON, with or without -j",
 }
 failed = 0
@@ -83,6 +82,14 @@ everything = script(tmp, "all.uxdp", [
     "map dump xdp1:rxcnt",
     "expect dev v1 xdp_drop >= 1",
 ])
+# two lab variants: 12 generations of 5 rounds make the 6 blocks the lab
+# needs for an interval, so the bounds are numbers (fewer: null)
+ab_a = script(tmp, "ab-a.uxdp", [
+    "link add g0 type gen size 64 proto udp src 198.18.0.1 dst 198.19.0.1",
+    "link set dev g0 xdpgeneric obj %s" % obj, "run 1s measure g0"])
+ab_b = script(tmp, "ab-b.uxdp", [
+    "link add g0 type gen size 128 proto udp src 198.18.0.1 dst 198.19.0.1",
+    "link set dev g0 xdpgeneric obj %s" % obj, "run 1s measure g0"])
 failing = script(tmp, "late-error.uxdp", [
     "link add g0 type gen count 10", "run", "link add g0 type gen"])
 CASES = [
@@ -98,6 +105,9 @@ CASES = [
     ("run", ["run", failing], "run.json", 2),
     ("run", ["run", os.path.join(tmp, "missing.uxdp")], "error.json", 2),
     ("test", ["test", everything], "test.json", 0),
+    ("ab", ["ab", ab_a, ab_b, "--rounds", "60", "--time", "0.01", "--respawn", "5"], "ab.json", 0),
+    ("ab", ["ab", ab_a, ab_b, "--rounds", "10", "--time", "0.01", "--respawn", "5"], "ab.json", 0),
+    ("ab", ["ab", ab_a, ab_b, "--metric", "p50", "--rounds", "4", "--time", "0.05"], "ab.json", 0),
 ]
 
 validators = {}
@@ -146,6 +156,17 @@ if len(d.get("runs", [])) != 1 or d.get("error", {}).get("line") != 3 or \
     fail("late error: want the completed run and error line 3: %s" % p.stdout[:300])
 else:
     print("ok - an error on line 3 keeps the run of line 2")
+
+# the lab prints an interval only from enough blocks, and null below that
+for rounds, enough in (("60", True), ("10", False)):
+    p = subprocess.run([UXDP, "-j", "ab", ab_a, ab_b, "--rounds", rounds, "--time", "0.01",
+                        "--respawn", "5"], capture_output=True, text=True, cwd=PROGS, timeout=120)
+    r = json.loads(p.stdout)["variants"][1]["ratio"]
+    if r["enough_data"] != enough or (r["lo"] is not None) != enough:
+        fail("ab --rounds %s: enough_data %s, lo %s; want %s" % (rounds, r["enough_data"], r["lo"],
+                                                                   enough))
+    else:
+        print("ok - ab --rounds %s: %s" % (rounds, "an interval" if enough else "no interval (null)"))
 
 p = subprocess.run([UXDP, "help"], capture_output=True, text=True)
 objects = set(re.findall(r"^  uxdp (\w+)", p.stdout, re.M))
