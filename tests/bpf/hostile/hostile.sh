@@ -138,7 +138,7 @@ kpolicy() {
 	local kmsg
 
 	kmsg=$(klast)
-	[[ $kmsg =~ ^[a-z0-9_]+\(\)\ is\ not\ allowed$ ]] || return 1
+	printf '%s\n' "$kmsg" | grep -Eq '^[a-z0-9_]+\(\) is not allowed$' || return 1
 	echo "# $name: the kernel's build forbids ${kmsg%%(*} (policy): uxdp is compared with the recorded verdict"
 }
 
