@@ -5,7 +5,8 @@
 # help` in scripts and the shell, `link help` with every kind by its
 # registered name; the bash completion lists every command and verb; the
 # man pages are built and name every command; the shell on a terminal
-# keeps a history (libedit) and reads piped lines as a script.
+# keeps a history (libedit), completes on TAB, and reads piped lines as a
+# script.
 # Usage: help.sh UXDP COMPLETION MANDIR
 set -u
 UXDP=$1
@@ -125,6 +126,15 @@ if command -v script > /dev/null && ldd "$UXDP" 2> /dev/null | grep -q libedit; 
 		HOME=$T/home timeout 20 script -qfec "$UXDP shell" /dev/null > "$T/tty" 2>&1
 	grep -qE 'd0: <[A-Z_,]*UP' "$T/tty" && grep -q 'link\\040add\\040d0\\040type\\040dummy' "$T/home/.uxdp_history"
 	check "uxdp shell on a terminal: libedit, the history written" $?
+	# TAB: objects, their commands, usage keywords, link kinds and a kind's own keywords.
+	mkdir "$T/home2"
+	(printf 'li\tad\td1 ty\tdum\t\n'; sleep 0.5; printf 'li\tadd v0 type ve\tpe\tna\tv1\n'; sleep 0.5
+	 printf 'sta\t\n'; sleep 0.5; printf 'quit\n'; sleep 0.3) |
+		HOME=$T/home2 timeout 20 script -qfec "$UXDP shell" /dev/null > "$T/tty" 2>&1
+	grep -qx 'link\\040add\\040d1\\040type\\040dummy\\040' "$T/home2/.uxdp_history" &&
+		grep -qx 'link\\040add\\040v0\\040type\\040veth\\040peer\\040name\\040v1' "$T/home2/.uxdp_history" &&
+		grep -qx 'stats\\040' "$T/home2/.uxdp_history" && grep -q '^  v1 ' "$T/tty"
+	check "uxdp shell: TAB completes objects, commands, link kinds and their keywords" $?
 else
 	echo "ok - # SKIP uxdp shell on a terminal (no script(1) or uxdp built without libedit)"
 fi

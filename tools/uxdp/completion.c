@@ -14,8 +14,7 @@
 
 #include "main.h"
 
-/* The keywords of a usage text: lowercase words, placeholders (FILE, N) left out. */
-static void print_keywords(const char *usage)
+void usage_keywords(const char *usage, void (*fn)(const char *word, size_t len, void *arg), void *arg)
 {
 	const char *p = usage;
 
@@ -26,9 +25,20 @@ static void print_keywords(const char *usage)
 			p++;
 		n = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_-");
 		if (n && (p == usage || strchr(" [|{", p[-1])) && strchr(" ]|}.", p[n] ? p[n] : ' '))
-			printf(" %.*s", (int)n, p);
+			fn(p, n, arg);
 		p += n ? n : !!*p;
 	}
+}
+
+static void print_word(const char *word, size_t len, void *arg)
+{
+	(void)arg;
+	printf(" %.*s", (int)len, word);
+}
+
+static void print_keywords(const char *usage)
+{
+	usage_keywords(usage, print_word, NULL);
 }
 
 static void print_names(const struct cmd *cmds)

@@ -51,6 +51,11 @@ int do_shell(int argc, char **argv);
 int do_test(int argc, char **argv);
 /* completion.c: `uxdp completion bash` */
 int do_completion(int argc, char **argv);
+/*
+ * Call @fn for each keyword of the usage text @usage: its lowercase words
+ * (placeholders such as FILE or N left out), as completion offers them.
+ */
+void usage_keywords(const char *usage, void (*fn)(const char *word, size_t len, void *arg), void *arg);
 /* ab.c: `uxdp ab` (the lab) */
 int do_ab(int argc, char **argv);
 /* coverage.c: `prog run ... coverage FILE` */

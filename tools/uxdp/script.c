@@ -200,6 +200,129 @@ static const char *shell_history_path(void)
 	snprintf(path, sizeof(path), "%s/.uxdp_history", home);
 	return path;
 }
+
+/*
+ * TAB in the shell completes by position, from the tables help prints:
+ * the first word from the objects and the commands without one, after an
+ * object its commands, after a command the keywords of its usage, after
+ * `link add NAME type` the kinds, then that kind's keywords. Where no
+ * keyword fits (a FILE, a NAME) the line editor completes file names.
+ */
+static struct {
+	const char *text;	/* the word being completed */
+	size_t len;
+	char *match[256];
+	unsigned int nr, next;
+} shell_comp;
+
+static void shell_comp_add(const char *word, size_t len)
+{
+	char *m;
+
+	if (len < shell_comp.len || strncmp(word, shell_comp.text, shell_comp.len) ||
+	    shell_comp.nr == sizeof(shell_comp.match) / sizeof(shell_comp.match[0]))
+		return;
+	for (unsigned int i = 0; i < shell_comp.nr; i++)
+		if (strlen(shell_comp.match[i]) == len && !strncmp(shell_comp.match[i], word, len))
+			return;
+	m = strndup(word, len);
+	if (m)
+		shell_comp.match[shell_comp.nr++] = m;
+}
+
+static void shell_comp_word(const char *word, size_t len, void *arg)
+{
+	(void)arg;
+	shell_comp_add(word, len);
+}
+
+/* The generator: hands each match to the line editor, which frees it. */
+static char *shell_comp_next(const char *text, int state)
+{
+	(void)text;
+	(void)state;
+	if (shell_comp.next < shell_comp.nr)
+		return shell_comp.match[shell_comp.next++];
+	return NULL;
+}
+
+/* The candidates for word @n after the @n words in @w. */
+static void shell_comp_args(char **w, int n)
+{
+	const char *const *k;
+
+	if (!n || (n == 1 && !strcmp(w[0], "help"))) {
+		if (!n) {
+			shell_comp_add("help", 4);
+			shell_comp_add("quit", 4);
+			shell_comp_add("exit", 4);
+		}
+		for (size_t i = 0; i < NR_SCRIPT_OBJECTS; i++) {
+			const char *obj = script_objects[i].object;
+
+			if (obj) {
+				shell_comp_add(obj, strlen(obj));
+				continue;
+			}
+			for (const struct script_cmd *c = script_objects[i].cmds; c->name; c++)
+				shell_comp_add(c->name, strlen(c->name));
+		}
+		return;
+	}
+	if (!strcmp(w[0], "link") && n >= 4 && !strcmp(w[1], "add") && !strcmp(w[3], "type")) {
+		if (n == 4) {
+			for (k = uxdp_link_kinds(); *k; k++)
+				shell_comp_add(*k, strlen(*k));
+		} else if (uxdp_link_kind_usage(w[4])) {
+			usage_keywords(uxdp_link_kind_usage(w[4]), shell_comp_word, NULL);
+		}
+		return;
+	}
+	for (size_t i = 0; i < NR_SCRIPT_OBJECTS; i++) {
+		const char *obj = script_objects[i].object;
+		int skip = !!obj;
+
+		if (obj && strcmp(obj, w[0]))
+			continue;
+		for (const struct script_cmd *c = script_objects[i].cmds; c->name; c++) {
+			if (obj && n == 1) {
+				shell_comp_add(c->name, strlen(c->name));
+				continue;
+			}
+			if (strcmp(c->name, w[skip]))
+				continue;
+			/* the usage repeats the command's name: its keywords follow it */
+			usage_keywords(c->usage + strlen(c->name), shell_comp_word, NULL);
+		}
+		if (obj && n == 1)
+			shell_comp_add("help", 4);
+	}
+}
+
+static char **shell_complete(const char *text, int start, int end)
+{
+	char *line, *w[SCRIPT_MAX_ARGS];
+	char **matches = NULL;
+	int n;
+
+	(void)end;
+	line = strndup(rl_line_buffer, start);
+	if (!line)
+		return NULL;
+	n = tokenize(line, w, SCRIPT_MAX_ARGS);
+	shell_comp.text = text;
+	shell_comp.len = strlen(text);
+	shell_comp.nr = shell_comp.next = 0;
+	if (n >= 0)
+		shell_comp_args(w, n);
+	if (shell_comp.nr)
+		matches = rl_completion_matches(text, shell_comp_next);
+	/* matches the generator did not hand over */
+	while (shell_comp.next < shell_comp.nr)
+		free(shell_comp.match[shell_comp.next++]);
+	free(line);
+	return matches;
+}
 #endif
 
 /*
@@ -247,6 +370,8 @@ static int run_stream(FILE *f, bool interactive)
 	int ret = 0, argc;
 
 #ifdef CONFIG_UXDP_LIBEDIT
+	if (interactive)
+		rl_attempted_completion_function = shell_complete;
 	if (interactive && shell_history_path()) {
 		using_history();
 		read_history(shell_history_path());
