@@ -96,7 +96,11 @@ const char *rtnl_link_usage(const struct rtnl_link_ops *ops)
 	return buf;
 }
 
-/* Number of argv words @a's name takes (1, or 2 for "peer name"), 0 if no match. */
+/*
+ * Number of argv words @a's name takes, 0 if no match. A two-word name
+ * ("peer name") takes both words, or its first alone with the value next
+ * to it: iproute2 reads `peer [name] NAME`, and so `peer v1` names the peer.
+ */
 static int link_arg_match(const struct rtnl_link_arg *a, int argc, char **argv)
 {
 	const char *sp = strchr(a->name, ' ');
@@ -105,7 +109,7 @@ static int link_arg_match(const struct rtnl_link_arg *a, int argc, char **argv)
 		return !strcmp(a->name, argv[0]);
 	if (strncmp(a->name, argv[0], sp - a->name) || argv[0][sp - a->name])
 		return 0;
-	return argc > 1 && !strcmp(sp + 1, argv[1]) ? 2 : 0;
+	return argc > 1 && !strcmp(sp + 1, argv[1]) ? 2 : 1;
 }
 
 static int link_arg_store_uint(void *field, size_t size, unsigned long long v)

@@ -243,6 +243,25 @@ START_TEST(required_argument_missing)
 }
 END_TEST
 
+/* iproute2's `peer [name] NAME`: both forms name the peer; `peer` alone needs one. */
+START_TEST(veth_peer_name_optional)
+{
+	char *bare[] = { "queues", "2", "peer", "rt_p1" }, *full[] = { "peer", "name", "rt_p2" };
+	char *alone[] = { "peer" }, err[256];
+
+	ck_assert_int_gt(uxdp_link_add("rt_v1", "veth", 4, bare, err, sizeof(err)), 0);
+	ck_assert_int_gt(uxdp_link_add("rt_v2", "veth", 3, full, err, sizeof(err)), 0);
+	ck_assert_ptr_nonnull(dev_get_by_name("rt_p1"));
+	ck_assert_ptr_nonnull(dev_get_by_name("rt_p2"));
+	ck_assert_int_eq(uxdp_link_add("rt_v3", "veth", 1, alone, err, sizeof(err)), -EINVAL);
+	ck_assert_str_eq(err, "veth: 'peer name' needs a value (peer name NAME)");
+	ck_assert_ptr_null(dev_get_by_name("rt_v3"));
+	ck_assert_int_eq(uxdp_link_del("rt_v1"), 0);
+	ck_assert_int_eq(uxdp_link_del("rt_v2"), 0);
+	ck_assert_ptr_null(dev_get_by_name("rt_p1"));
+}
+END_TEST
+
 START_TEST(kind_lists_from_registrations)
 {
 	char err[512];
@@ -269,6 +288,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, every_parsed_argument_in_usage);
 	tcase_add_test(tc, values_out_of_range_refused);
 	tcase_add_test(tc, required_argument_missing);
+	tcase_add_test(tc, veth_peer_name_optional);
 	tcase_add_test(tc, kind_lists_from_registrations);
 	suite_add_tcase(s, tc);
 	return s;
