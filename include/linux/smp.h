@@ -24,6 +24,23 @@ static inline int smp_processor_id(void)
 	return uxdp_this_cpu;
 }
 
+/*
+ * Offset of uxdp_this_cpu from this thread's thread pointer: the same in
+ * every thread when the variable is in static TLS (the code was linked into
+ * the executable or loaded with it), not in a dlopen()ed library's.
+ */
+static inline long smp_tp_off(void)
+{
+#if defined(__x86_64__)
+	unsigned long tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return (long)((unsigned long)&uxdp_this_cpu - tp);
+#else
+	return 0;
+#endif
+}
+
 static inline unsigned int num_possible_cpus(void)
 {
 	return nr_cpu_ids;

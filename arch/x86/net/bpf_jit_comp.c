@@ -52,6 +52,7 @@
  *	    to mix JITed and interpreted programs in one PROG_ARRAY instead.
  */
 #include <errno.h>
+#include <link.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +132,8 @@ struct jit_ctx {
 	 */
 	bool direct;
 	bool ctx_slot;
-	s32 cpu_off;		/* [slots + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
 	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
+	s32 cpu_off;		/* [slots + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
 	u8 saved[5];
 	u8 nr_saved;
 	u32 frame;
@@ -970,8 +971,11 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
 
 /*
  * PERCPU_ARRAY: this CPU's copy, pptrs[index] + cpu * max_entries * elem_size
- * (arraymap.c's percpu_array_ptr()), the CPU read once per run into
- * run.cpu: the kernel's percpu_array_map_gen_lookup().
+ * (arraymap.c's percpu_array_ptr()): the kernel's percpu_array_map_gen_lookup().
+ * The CPU is run.cpu behind the C entry; a direct image reads the worker's
+ * CPU number where it lives, %fs:offset, as the kernel's reads this_cpu_off
+ * through %gs, or where jit_tls_static() says it cannot, the copy its
+ * prologue keeps.
  */
 static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 					    const struct bpf_array *array)
@@ -986,9 +990,16 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 	emit_mul_k(c, true, R11, (s32)array->elem_size);
 	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
 	emit_alu_rr(c, 0x01, true, RAX, R11);
-	if (c->direct)
+	if (c->direct && c->cpu_off < 0) {
+		emit1(c, 0x64);			/* mov r11d, fs:[off] */
+		emit1(c, 0x44);
+		emit1(c, 0x8b);
+		emit1(c, 0x1c);
+		emit1(c, 0x25);
+		emit4(c, (u32)(s32)smp_tp_off());
+	} else if (c->direct) {
 		emit_mem(c, 0x8b, false, R11, c->slots, c->cpu_off);	/* the entry's copy */
-	else
+	} else
 		emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
 	emit_mul_k(c, true, R11, (s32)(array->elem_size * array->map.max_entries));
 	emit_alu_rr(c, 0x01, true, RAX, R11);
@@ -1282,6 +1293,41 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 	return true;
 }
 
+/*
+ * Whether uxdp_this_cpu is in static TLS, at one offset from the thread
+ * pointer in every thread: so when this code is part of the executable
+ * (uxdp, the tests and benchmarks link the library in). libuxdp.so may have
+ * been dlopen()ed (the Python binding), its TLS then placed per thread:
+ * direct images there read the CPU once per run through bpf_jit_this_cpu().
+ */
+static int jit_exe_has(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t a = (uintptr_t)data;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && a >= lo && a < lo + ph->p_memsz)
+			return 1;
+	}
+	return -1;	/* the first object is the executable: stop there */
+}
+
+static bool jit_tls_static(void)
+{
+	static int tls_static;	/* 0: not known yet, 1: static, -1: not */
+	int v = __atomic_load_n(&tls_static, __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = dl_iterate_phdr(jit_exe_has, (void *)(uintptr_t)jit_tls_static) == 1 &&
+		    is_simm32(smp_tp_off()) ? 1 : -1;
+		__atomic_store_n(&tls_static, v, __ATOMIC_RELAXED);
+	}
+	return v == 1;
+}
+
 /* Called by direct images with inlined PERCPU_ARRAY lookups, once per run. */
 static u32 bpf_jit_this_cpu(void)
 {
@@ -1295,6 +1341,8 @@ static u32 bpf_jit_this_cpu(void)
  *   rsp              + 8 (if ctx)      + cpu_off + 8    rbp = R10
  *   | ctx (ctx fields,| CPU (PERCPU_  | program stack,  | pushes | ret
  *   |  CPU call)      |  ARRAY lookup)| max_stack_depth |
+ *
+ * The CPU slot only without static TLS (jit_tls_static()).
  *
  * With bpf-to-bpf calls and a slot, r12 (pushed first) keeps the main
  * body's rsp for the callees, whose rsp is lower.
@@ -1326,7 +1374,7 @@ static void jit_direct_frame(struct jit_ctx *c)
 		used[insn->src_reg & 0xf] = true;
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			array = array_lookup_at(c, i);
-			if (array && array->map.ops == &percpu_array_map_ops)
+			if (array && array->map.ops == &percpu_array_map_ops && !jit_tls_static())
 				cpu = calls = ctx = true;	/* ctx kept across the call */
 			i++;
 		}

@@ -10,6 +10,8 @@
  * calls, helpers, the inlined ARRAY and PERCPU_ARRAY lookups, and the fallback when the
  * knob is off.
  */
+#include <pthread.h>
+
 #include <linux/bpf_verifier.h>
 #include <linux/netdevice.h>
 #include <net/xdp.h>
@@ -315,6 +317,34 @@ END_TEST
  * them): every index, one past the end and far out, on two CPUs; both
  * runtimes agree with the value each CPU's copy holds.
  */
+/* A direct image run on a thread of its own, bound to a CPU other than the caller's. */
+struct cpu_thread_run {
+	struct bpf_prog *prog;
+	int cpu;
+	u64 ret;
+};
+
+static void *cpu_thread_run(void *arg)
+{
+	struct cpu_thread_run *r = arg;
+	struct test_pkt pkt;
+
+	test_pkt_init(&pkt, 60);
+	uxdp_worker_bind_cpu(r->cpu);
+	r->ret = bpf_prog_run(r->prog, &pkt.xdp);
+	return NULL;
+}
+
+static u64 run_on_thread(struct bpf_prog *prog, int cpu)
+{
+	struct cpu_thread_run r = { .prog = prog, .cpu = cpu };
+	pthread_t t;
+
+	ck_assert_int_eq(pthread_create(&t, NULL, cpu_thread_run, &r), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	return r.ret;
+}
+
 /*
  * The lookup of map @id and a ctx field in a callee of a direct image, a
  * ctx field in the main program: the slots found through r12 from the
@@ -405,7 +435,7 @@ START_TEST(test_inline_array_lookups)
 		}
 		uxdp_worker_bind_cpu(0);
 		bpf_prog_put(prog);
-		/* XDP: the direct image reads the CPU once, at its entry */
+		/* XDP: the direct image reads the worker's CPU number (%fs) at the lookup */
 		insns[0] = BPF_MOV64_IMM(BPF_REG_2, 2);
 		prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
 		ck_assert_msg(prog, "load: %s", log_buf);
@@ -419,6 +449,9 @@ START_TEST(test_inline_array_lookups)
 			ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 3000 + (percpu ? cpu : 0));
 		}
 		uxdp_worker_bind_cpu(0);
+		/* the same image on another thread finds that thread's CPU */
+		if (ncpus > 1)
+			ck_assert_uint_eq(run_on_thread(prog, 1), 3000 + (percpu ? 1 : 0));
 		bpf_prog_put(prog);
 		direct_callee_lookup(id, percpu);
 		uxdp_bpf_map_close(id);
