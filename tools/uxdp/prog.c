@@ -61,13 +61,6 @@ static void hex_print(const unsigned char *p, size_t n, bool spaced)
 		printf(spaced && i ? " %02x" : "%02x", p[i]);
 }
 
-static void json_hex(const unsigned char *p, size_t n)
-{
-	putchar('"');
-	hex_print(p, n, false);
-	putchar('"');
-}
-
 /* ---- input -------------------------------------------------------------- */
 
 static int read_all(const char *path, unsigned char **buf, size_t *len)
@@ -258,7 +251,7 @@ static const char *map_type_str(uint32_t type)
 }
 
 /* jited true|false, jited_len and, when not JITed, why (net.core.bpf_jit_enable, ...) */
-static void show_jit(uint32_t id)
+static void show_jit(uint32_t id, struct json_writer *w)
 {
 	char reason[128] = "";
 	uint32_t len = 0;
@@ -266,13 +259,12 @@ static void show_jit(uint32_t id)
 
 	int hardened = uxdp_bpf_prog_hardened(id) > 0;
 
-	if (json_output) {
-		printf(",\"jited\":%s,\"jited_len\":%u", jited > 0 ? "true" : "false", len);
-		if (jited <= 0) {
-			printf(",\"jit_reason\":");
-			json_escape(stdout, reason, SIZE_MAX);
-		}
-		printf(",\"hardened\":%s", hardened ? "true" : "false");
+	if (w) {
+		jsonw_bool_field(w, "jited", jited > 0);
+		jsonw_uint_field(w, "jited_len", len);
+		if (jited <= 0)
+			jsonw_string_field(w, "jit_reason", reason);
+		jsonw_bool_field(w, "hardened", hardened);
 		return;
 	}
 	if (jited > 0)
@@ -285,6 +277,7 @@ static int do_show(int argc, char **argv)
 {
 	struct open_args o = {};
 	struct uxdp_bpf_object *obj;
+	struct json_writer jw, *w = NULL;
 	unsigned int i, j;
 	int k;
 
@@ -299,22 +292,24 @@ static int do_show(int argc, char **argv)
 	if (!obj)
 		return EXIT_USAGE;
 
-	if (json_output)
-		printf("{\"programs\":[");
+	if (json_output && !jsonw_open(&jw)) {
+		w = &jw;
+		jsonw_start_object(w);
+		jsonw_name(w, "programs");
+		jsonw_start_array(w);
+	}
 	for (i = 0; i < uxdp_bpf_object_prog_cnt(obj); i++) {
 		struct uxdp_bpf_prog_desc d;
 
 		uxdp_bpf_object_prog(obj, i, &d);
-		if (json_output && !d.loaded) {
-			printf("%s{\"loaded\":false,\"type\":", i ? "," : "");
-			json_escape(stdout, d.type, SIZE_MAX);
-			printf(",\"name\":");
-			json_escape(stdout, d.name, SIZE_MAX);
-			printf(",\"sec\":");
-			json_escape(stdout, d.sec, SIZE_MAX);
-			printf(",\"reason\":");
-			json_escape(stdout, d.not_loaded, SIZE_MAX);
-			printf("}");
+		if (w && !d.loaded) {
+			jsonw_start_object(w);
+			jsonw_bool_field(w, "loaded", false);
+			jsonw_string_field(w, "type", d.type);
+			jsonw_string_field(w, "name", d.name);
+			jsonw_string_field(w, "sec", d.sec);
+			jsonw_string_field(w, "reason", d.not_loaded);
+			jsonw_end_object(w);
 			continue;
 		}
 		if (!d.loaded) {
@@ -322,27 +317,31 @@ static int do_show(int argc, char **argv)
 			       d.not_loaded);
 			continue;
 		}
-		if (json_output) {
-			printf("%s{\"id\":%u,\"loaded\":true,\"type\":\"xdp\",\"name\":", i ? "," : "", d.id);
-			json_escape(stdout, d.name, SIZE_MAX);
-			printf(",\"sec\":");
-			json_escape(stdout, d.sec, SIZE_MAX);
-			printf(",\"attach\":");
-			json_escape(stdout, d.attach, SIZE_MAX);
-			printf(",\"insns\":%u,\"verified_insns\":%u,\"frags\":%s,\"map_ids\":[",
-			       d.insn_cnt, d.verified_insns, d.frags ? "true" : "false");
+		if (w) {
+			jsonw_start_object(w);
+			jsonw_uint_field(w, "id", d.id);
+			jsonw_bool_field(w, "loaded", true);
+			jsonw_string_field(w, "type", "xdp");
+			jsonw_string_field(w, "name", d.name);
+			jsonw_string_field(w, "sec", d.sec);
+			jsonw_string_field(w, "attach", d.attach);
+			jsonw_uint_field(w, "insns", d.insn_cnt);
+			jsonw_uint_field(w, "verified_insns", d.verified_insns);
+			jsonw_bool_field(w, "frags", d.frags);
+			jsonw_name(w, "map_ids");
+			jsonw_start_array(w);
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
-				printf("%s%u", j ? "," : "", d.map_ids[j]);
-			printf("]");
-			show_jit(d.id);
-			printf("}");
+				jsonw_uint(w, d.map_ids[j]);
+			jsonw_end_array(w);
+			show_jit(d.id, w);
+			jsonw_end_object(w);
 			continue;
 		}
 		printf("%u: xdp  name %s  sec %s  insns %u  verified_insns %u%s%s%s\n", d.id, d.name,
 		       d.sec, d.insn_cnt, d.verified_insns,
 		       d.frags ? "  frags" : "", strcmp(d.attach, "xdp") && *d.attach ? "  attach " : "",
 		       strcmp(d.attach, "xdp") ? d.attach : "");
-		show_jit(d.id);
+		show_jit(d.id, NULL);
 		if (d.nr_map_ids) {
 			printf("\tmap_ids ");
 			for (j = 0; j < d.nr_map_ids && j < 32; j++)
@@ -350,19 +349,25 @@ static int do_show(int argc, char **argv)
 			printf("\n");
 		}
 	}
-	if (json_output)
-		printf("],\"maps\":[");
+	if (w) {
+		jsonw_end_array(w);
+		jsonw_name(w, "maps");
+		jsonw_start_array(w);
+	}
 	for (i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
 		struct uxdp_bpf_map_desc m;
 
 		uxdp_bpf_object_map(obj, i, &m);
-		if (json_output) {
-			printf("%s{\"id\":%u,\"type\":", i ? "," : "", m.id);
-			json_escape(stdout, map_type_str(m.type), SIZE_MAX);
-			printf(",\"name\":");
-			json_escape(stdout, m.name, SIZE_MAX);
-			printf(",\"flags\":%u,\"bytes_key\":%u,\"bytes_value\":%u,\"max_entries\":%u}",
-			       m.map_flags, m.key_size, m.value_size, m.max_entries);
+		if (w) {
+			jsonw_start_object(w);
+			jsonw_uint_field(w, "id", m.id);
+			jsonw_string_field(w, "type", map_type_str(m.type));
+			jsonw_string_field(w, "name", m.name);
+			jsonw_uint_field(w, "flags", m.map_flags);
+			jsonw_uint_field(w, "bytes_key", m.key_size);
+			jsonw_uint_field(w, "bytes_value", m.value_size);
+			jsonw_uint_field(w, "max_entries", m.max_entries);
+			jsonw_end_object(w);
 			continue;
 		}
 		printf("%u: %s  name %s  flags 0x%x\n", m.id, map_type_str(m.type), m.name,
@@ -370,8 +375,11 @@ static int do_show(int argc, char **argv)
 		printf("\tkey %uB  value %uB  max_entries %u\n", m.key_size, m.value_size,
 		       m.max_entries);
 	}
-	if (json_output)
-		printf("]}\n");
+	if (w) {
+		jsonw_end_array(w);
+		jsonw_end_object(w);
+		json_doc_print(jsonw_close(w));
+	}
 	uxdp_bpf_object_close(obj);
 	return 0;
 }
@@ -581,19 +589,20 @@ static bool map_dumpable(uint32_t type)
 struct record_dump {
 	unsigned int n;
 	bool perf;
+	struct json_writer *w;
 };
 
 static int dump_record(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct record_dump *rd = ctx;
 
-	if (json_output) {
-		printf("%s{", rd->n ? "," : "");
+	if (rd->w) {
+		jsonw_start_object(rd->w);
 		if (rd->perf)
-			printf("\"cpu\":%d,", cpu);
-		printf("\"record\":");
-		json_hex(data, size);
-		printf("}");
+			jsonw_int_field(rd->w, "cpu", cpu);
+		jsonw_name(rd->w, "record");
+		jsonw_hex(rd->w, data, size);
+		jsonw_end_object(rd->w);
 	} else {
 		if (rd->perf)
 			printf("cpu %d ", cpu);
@@ -606,19 +615,21 @@ static int dump_record(void *ctx, int cpu, void *data, __u32 size)
 }
 
 /* RINGBUF and PERF_EVENT_ARRAY: the records the run produced, oldest first. */
-static void dump_records(const struct uxdp_bpf_map_desc *m)
+static void dump_records(const struct uxdp_bpf_map_desc *m, struct json_writer *w)
 {
-	struct record_dump rd = { .perf = m->type == 4 };
+	struct record_dump rd = { .perf = m->type == 4, .w = w };
 
 	if (m->type == 4)
 		uxdp_bpf_perf_event_consume(m->id, dump_record, &rd);
 	else
 		uxdp_bpf_ringbuf_consume(m->id, dump_record, &rd);
-	if (!json_output)
+	if (!w)
 		printf("Found %u record%s\n", rd.n, rd.n == 1 ? "" : "s");
 }
 
-static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf, bool *first)
+/* One map: text, or with @w its "NAME":[elements or records] member. */
+static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf,
+		     struct json_writer *w)
 {
 	unsigned char *key, *next, *val;
 	unsigned int n = 0;
@@ -629,18 +640,16 @@ static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf, b
 	val = calloc(1, m->value_size_sys + 8);
 	if (!key || !next || !val)
 		goto out;
-	if (json_output) {
-		printf("%s", *first ? "" : ",");
-		json_escape(stdout, m->name, SIZE_MAX);
-		printf(":[");
+	if (w) {
+		jsonw_name(w, m->name);
+		jsonw_start_array(w);
 	} else {
 		printf("map %s (%s):\n", m->name, map_type_str(m->type));
 	}
-	*first = false;
 	if (!map_dumpable(m->type)) {
-		dump_records(m);
-		if (json_output)
-			printf("]");
+		dump_records(m, w);
+		if (w)
+			jsonw_end_array(w);
 		goto out;
 	}
 	while (n < 1000000 &&
@@ -649,13 +658,11 @@ static void dump_map(const struct uxdp_bpf_map_desc *m, const struct btf *btf, b
 		have = true;
 		if (uxdp_bpf_map_lookup_elem(m->id, key, val))
 			continue;
-		if (json_output && n)
-			putchar(',');
 		n++;
-		btf_dump_elem(stdout, m, btf, key, val, json_output);
+		btf_dump_elem(w ? jsonw_value_stream(w) : stdout, m, btf, key, val, w != NULL);
 	}
-	if (json_output)
-		printf("]");
+	if (w)
+		jsonw_end_array(w);
 	else
 		printf("Found %u element%s\n", n, n == 1 ? "" : "s");
 out:
@@ -664,22 +671,23 @@ out:
 	free(val);
 }
 
-/* dump-maps: every map of the object, after the run; -j: "maps":{...}. */
-static void dump_maps(struct uxdp_bpf_object *obj)
+/* dump-maps: every map of the object, after the run; with @w "maps":{...}. */
+static void dump_maps(struct uxdp_bpf_object *obj, struct json_writer *w)
 {
 	const struct btf *btf = uxdp_bpf_object_btf(obj);
-	bool first = true;
 
-	if (json_output)
-		printf("\"maps\":{");
+	if (w) {
+		jsonw_name(w, "maps");
+		jsonw_start_object(w);
+	}
 	for (unsigned int i = 0; i < uxdp_bpf_object_map_cnt(obj); i++) {
 		struct uxdp_bpf_map_desc m;
 
 		uxdp_bpf_object_map(obj, i, &m);
-		dump_map(&m, btf, &first);
+		dump_map(&m, btf, w);
 	}
-	if (json_output)
-		printf("}");
+	if (w)
+		jsonw_end_object(w);
 }
 
 /* data_in is a capture: every packet, a row each (prog_pcap.c). */
@@ -707,12 +715,17 @@ static int run_capture(struct uxdp_bpf_object *obj, uint32_t id, const struct ru
 	}
 	ret = prog_capture_run(&o, &sum);
 	prog_capture_print_summary(&sum);
-	if (a->dump_maps) {
-		if (json_output)
-			putchar('{');
-		dump_maps(obj);
-		if (json_output)
-			printf("}\n");
+	if (a->dump_maps && json_output) {
+		struct json_writer w;
+
+		if (!jsonw_open(&w)) {
+			jsonw_start_object(&w);
+			dump_maps(obj, &w);
+			jsonw_end_object(&w);
+			json_doc_print(jsonw_close(&w));
+		}
+	} else if (a->dump_maps) {
+		dump_maps(obj, NULL);
 	}
 	return ret;
 }
@@ -729,31 +742,30 @@ static const char *map_name_by_id(struct uxdp_bpf_object *obj, uint32_t id)
 }
 
 /*
- * Run-time aborts of the program over all repeats, by reason: -j
+ * Run-time aborts of the program over all repeats, by reason: with @w
  * "aborts":{"pkt_oob":N,...} (always present, non-zero reasons only);
  * text: one "Aborted: N x REASON" line per reason, to @f.
  */
-static void print_aborts(uint32_t id, FILE *f)
+static void print_aborts(uint32_t id, FILE *f, struct json_writer *w)
 {
 	unsigned long long cnt[__BPF_ABORT_MAX] = {};
-	bool first = true;
 	int i, n;
 
 	n = uxdp_bpf_prog_aborts(id, cnt, __BPF_ABORT_MAX);
-	if (!f)
-		printf(",\"aborts\":{");
+	if (w) {
+		jsonw_name(w, "aborts");
+		jsonw_start_object(w);
+	}
 	for (i = 1; i < n; i++) {
 		if (!cnt[i])
 			continue;
-		if (f) {
+		if (w)
+			jsonw_uint_field(w, uxdp_bpf_abort_reason_key(i), cnt[i]);
+		else
 			fprintf(f, "Aborted: %llu x %s\n", cnt[i], uxdp_bpf_abort_reason_str(i));
-			continue;
-		}
-		printf("%s\"%s\":%llu", first ? "" : ",", uxdp_bpf_abort_reason_key(i), cnt[i]);
-		first = false;
 	}
-	if (!f)
-		printf("}");
+	if (w)
+		jsonw_end_object(w);
 }
 
 static int do_run(int argc, char **argv)
@@ -838,33 +850,40 @@ static int do_run(int argc, char **argv)
 		goto out;
 
 	if (json_output) {
-		printf("{\"retval\":%u,\"duration\":%u", topts.retval, topts.duration);
+		struct json_writer w;
+
+		if (jsonw_open(&w))
+			goto out;
+		jsonw_start_object(&w);
+		jsonw_uint_field(&w, "retval", topts.retval);
+		jsonw_uint_field(&w, "duration", topts.duration);
 		if (out_json_data) {
-			printf(",\"data_out\":");
-			json_hex(data_out, topts.data_size_out);
+			jsonw_name(&w, "data_out");
+			jsonw_hex(&w, data_out, topts.data_size_out);
 		}
 		if (a.ctx_out) {
-			printf(",\"ctx_out\":");
-			json_hex(ctx_out, topts.ctx_size_out);
+			jsonw_name(&w, "ctx_out");
+			jsonw_hex(&w, ctx_out, topts.ctx_size_out);
 		}
 		if (topts.redirect.valid) {
+			jsonw_name(&w, "redirect");
+			jsonw_start_object(&w);
 			if (topts.redirect.map_id) {
-				printf(",\"redirect\":{\"map\":");
-				json_escape(stdout, map_name_by_id(obj, topts.redirect.map_id), SIZE_MAX);
-				printf(",\"map_id\":%u,\"map_type\":", topts.redirect.map_id);
-				json_escape(stdout, map_type_str(topts.redirect.map_type), SIZE_MAX);
-				printf(",\"key\":%u,\"flags\":%u}", topts.redirect.key,
-				       topts.redirect.flags);
+				jsonw_string_field(&w, "map", map_name_by_id(obj, topts.redirect.map_id));
+				jsonw_uint_field(&w, "map_id", topts.redirect.map_id);
+				jsonw_string_field(&w, "map_type", map_type_str(topts.redirect.map_type));
+				jsonw_uint_field(&w, "key", topts.redirect.key);
+				jsonw_uint_field(&w, "flags", topts.redirect.flags);
 			} else {
-				printf(",\"redirect\":{\"ifindex\":%u}", topts.redirect.ifindex);
+				jsonw_uint_field(&w, "ifindex", topts.redirect.ifindex);
 			}
+			jsonw_end_object(&w);
 		}
-		print_aborts((uint32_t)id, NULL);
-		if (a.dump_maps) {
-			putchar(',');
-			dump_maps(obj);
-		}
-		printf("}\n");
+		print_aborts((uint32_t)id, NULL, &w);
+		if (a.dump_maps)
+			dump_maps(obj, &w);
+		jsonw_end_object(&w);
+		json_doc_print(jsonw_close(&w));
 	} else {
 		FILE *f = a.data_out && !strcmp(a.data_out, "-") ? stderr : stdout;
 
@@ -879,9 +898,9 @@ static int do_run(int argc, char **argv)
 			else
 				fprintf(f, "Redirect: ifindex %u\n", topts.redirect.ifindex);
 		}
-		print_aborts((uint32_t)id, f);
+		print_aborts((uint32_t)id, f, NULL);
 		if (a.dump_maps)
-			dump_maps(obj);
+			dump_maps(obj, NULL);
 	}
 	ret = 0;
 out:

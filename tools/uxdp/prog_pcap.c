@@ -208,6 +208,8 @@ struct capture {
 	struct rec_map recmaps[CAPTURE_MAX_RECMAPS];
 	unsigned int nr_recmaps;
 	const struct rec_map *cur_map;	/* the consume callback's map */
+	/* -j: the packet's row, one document a line, straight to stdout (no allocation) */
+	struct json_writer jw;
 	struct prog_pkt_result *r;
 	char verdict_path[5][1024];
 	struct cap_writer out, per_verdict[5];
@@ -218,8 +220,7 @@ static void trace_line(void *ctx, const char *msg, size_t len)
 	struct capture *c = ctx;
 
 	if (json_output) {
-		printf("%s", c->r->nr_trace ? "," : "");
-		tracelog_print(stdout, msg, len, c->r->ts_ns, true);
+		tracelog_print(jsonw_value_stream(&c->jw), msg, len, c->r->ts_ns, true);
 	} else {
 		fputs("      ", stdout);
 		tracelog_print(stdout, msg, len, c->r->ts_ns, false);
@@ -274,10 +275,8 @@ static int record_line(void *ctx, int cpu, void *data, __u32 size)
 {
 	struct capture *c = ctx;
 
-	if (json_output && c->r->nr_records)
-		putchar(',');
-	prog_record_print(stdout, &c->cur_map->m, cpu, data, size, c->btf, c->record_type_id,
-			  json_output);
+	prog_record_print(json_output ? jsonw_value_stream(&c->jw) : stdout, &c->cur_map->m, cpu,
+			  data, size, c->btf, c->record_type_id, json_output);
 	c->r->nr_records++;
 	return 0;
 }
@@ -303,21 +302,35 @@ static void print_row(struct capture *c, const struct prog_pkt_result *r)
 	else if (r->redirect.valid)
 		snprintf(redir, sizeof(redir), "ifindex %u", r->redirect.ifindex);
 	if (json_output) {
-		printf("{\"index\":%" PRIu64 ",\"len_in\":%u,\"len_out\":%u", r->index, r->len_in,
-		       r->len_out);
+		struct json_writer *w = &c->jw;
+
+		jsonw_init(w, stdout);
+		jsonw_start_object(w);
+		jsonw_uint_field(w, "index", r->index);
+		jsonw_uint_field(w, "len_in", r->len_in);
+		jsonw_uint_field(w, "len_out", r->len_out);
 		if (r->err) {
-			printf(",\"error\":");
-			json_escape(stdout, strerror(-r->err), 64);
+			jsonw_string_field(w, "error", strerror(-r->err));
 		} else {
-			printf(",\"retval\":%u,\"verdict\":\"%s\",\"bytes_changed\":%u,\"duration\":%u",
-			       r->retval, v ? v : "unknown", r->bytes_changed, r->duration);
+			jsonw_uint_field(w, "retval", r->retval);
+			jsonw_string_field(w, "verdict", v ? v : "unknown");
+			jsonw_uint_field(w, "bytes_changed", r->bytes_changed);
+			jsonw_uint_field(w, "duration", r->duration);
 		}
-		if (r->redirect.valid && r->redirect.map_id)
-			printf(",\"redirect\":{\"map_id\":%u,\"key\":%u,\"flags\":%u}",
-			       r->redirect.map_id, r->redirect.key, r->redirect.flags);
-		else if (r->redirect.valid)
-			printf(",\"redirect\":{\"ifindex\":%u}", r->redirect.ifindex);
-		printf(",\"trace\":[");
+		if (r->redirect.valid) {
+			jsonw_name(w, "redirect");
+			jsonw_start_object(w);
+			if (r->redirect.map_id) {
+				jsonw_uint_field(w, "map_id", r->redirect.map_id);
+				jsonw_uint_field(w, "key", r->redirect.key);
+				jsonw_uint_field(w, "flags", r->redirect.flags);
+			} else {
+				jsonw_uint_field(w, "ifindex", r->redirect.ifindex);
+			}
+			jsonw_end_object(w);
+		}
+		jsonw_name(w, "trace");
+		jsonw_start_array(w);
 		return;
 	}
 	if (r->err) {
@@ -364,11 +377,19 @@ static void run_one(struct capture *c, struct prog_pkt_result *r, const unsigned
 	c->r = r;
 	print_row(c, r);
 	tracelog_drain(trace_line, c);
-	if (json_output)
-		printf("],\"records\":[");
+	if (json_output) {
+		jsonw_end_array(&c->jw);
+		jsonw_name(&c->jw, "records");
+		jsonw_start_array(&c->jw);
+	}
 	drain_records(c);
-	if (json_output)
-		printf("],\"printk\":%u,\"nr_records\":%u}\n", r->nr_trace, r->nr_records);
+	if (json_output) {
+		jsonw_end_array(&c->jw);
+		jsonw_uint_field(&c->jw, "printk", r->nr_trace);
+		jsonw_uint_field(&c->jw, "nr_records", r->nr_records);
+		jsonw_end_object(&c->jw);
+		putchar('\n');
+	}
 	sum->packets++;
 	sum->trace_lines += r->nr_trace;
 	sum->records += r->nr_records;
@@ -523,12 +544,28 @@ void prog_capture_print_summary(const struct prog_capture_summary *s)
 	double pps = s->elapsed_ns ? s->packets * 1e9 / s->elapsed_ns : 0;
 
 	if (json_output) {
-		printf("{\"summary\":{\"packets\":%" PRIu64 ",\"verdicts\":{", s->packets);
+		struct json_writer w;
+
+		if (jsonw_open(&w))
+			return;
+		jsonw_start_object(&w);
+		jsonw_name(&w, "summary");
+		jsonw_start_object(&w);
+		jsonw_uint_field(&w, "packets", s->packets);
+		jsonw_name(&w, "verdicts");
+		jsonw_start_object(&w);
 		for (int v = 0; v < 5; v++)
-			printf("%s\"%s\":%" PRIu64, v ? "," : "", verdict_keys[v], s->verdicts[v]);
-		printf("},\"other\":%" PRIu64 ",\"refused\":%" PRIu64 ",\"printk\":%" PRIu64
-		       ",\"records\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64 ",\"pps\":%.0f}}\n",
-		       s->other, s->refused, s->trace_lines, s->records, s->elapsed_ns, pps);
+			jsonw_uint_field(&w, verdict_keys[v], s->verdicts[v]);
+		jsonw_end_object(&w);
+		jsonw_uint_field(&w, "other", s->other);
+		jsonw_uint_field(&w, "refused", s->refused);
+		jsonw_uint_field(&w, "printk", s->trace_lines);
+		jsonw_uint_field(&w, "records", s->records);
+		jsonw_uint_field(&w, "elapsed_ns", s->elapsed_ns);
+		jsonw_float_field(&w, "pps", "%.0f", pps);
+		jsonw_end_object(&w);
+		jsonw_end_object(&w);
+		json_doc_print(jsonw_close(&w));
 		return;
 	}
 	printf("%" PRIu64 " packet%s:", s->packets, s->packets == 1 ? "" : "s");

@@ -116,6 +116,7 @@ static void show_output(FILE *out)
 int do_test(int argc, char **argv)
 {
 	unsigned int n = 0, passed = 0, failed = 0, skipped = 0;
+	struct json_writer jw, *w = NULL;
 	char **list;
 	int ret = 0;
 
@@ -131,8 +132,12 @@ int do_test(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-	if (json_output)
-		printf("{\"tests\":[");
+	if (json_output && !jsonw_open(&jw)) {
+		w = &jw;
+		jsonw_start_object(w);
+		jsonw_name(w, "tests");
+		jsonw_start_array(w);
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		struct timespec t0, t1;
 		FILE *out = tmpfile();
@@ -153,11 +158,14 @@ int do_test(int argc, char **argv)
 		passed += !rc;
 		skipped += rc == TEST_EXIT_SKIP;
 		failed += rc && rc != TEST_EXIT_SKIP;
-		if (json_output) {
-			printf("%s{\"script\":", i ? "," : "");
-			json_escape(stdout, list[i], strlen(list[i]));
-			printf(",\"result\":\"%s\",\"exit\":%d,\"duration_s\":%.3f}", res, rc, secs);
-		} else {
+		if (w) {
+			jsonw_start_object(w);
+			jsonw_string_field(w, "script", list[i]);
+			jsonw_string_field(w, "result", res);
+			jsonw_int_field(w, "exit", rc);
+			jsonw_float_field(w, "duration_s", "%.3f", secs);
+			jsonw_end_object(w);
+		} else if (!json_output) {
 			printf("%-4s %s (%.2f s)\n", !rc ? "PASS" : rc == TEST_EXIT_SKIP ? "SKIP" : "FAIL",
 			       list[i], secs);
 			if (rc && rc != TEST_EXIT_SKIP) {
@@ -168,9 +176,14 @@ int do_test(int argc, char **argv)
 		}
 		fclose(out);
 	}
-	if (json_output)
-		printf("],\"passed\":%u,\"failed\":%u,\"skipped\":%u}\n", passed, failed, skipped);
-	else
+	if (w) {
+		jsonw_end_array(w);
+		jsonw_uint_field(w, "passed", passed);
+		jsonw_uint_field(w, "failed", failed);
+		jsonw_uint_field(w, "skipped", skipped);
+		jsonw_end_object(w);
+		json_doc_print(jsonw_close(w));
+	} else if (!json_output)
 		printf("%u passed, %u failed%s", passed, failed, skipped ? "" : "\n");
 	if (!json_output && skipped)
 		printf(", %u skipped\n", skipped);
