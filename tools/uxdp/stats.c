@@ -255,6 +255,31 @@ double stats_paired_est(const double *a, const double *b, unsigned int n, double
 	return expm1(m);
 }
 
+/*
+ * Below this many clusters the percentile bootstrap falls short of its
+ * level even with the expansion (89 % at 4 blocks, 92 % at 6 in the A/A
+ * simulation of stats_test.c), so the interval is widened to at least a
+ * Student t interval, m +- t_{k-1,0.975} * se, with se the delete-a-cluster
+ * jackknife's standard error of the estimate itself: it holds its level
+ * with few clusters, where the bootstrap's spread is too small.
+ */
+#define STATS_T_CLUSTERS	12
+
+/* The @k leave-one-cluster-out estimates @e of an estimate @m: widen ci to m +- t se. */
+static void cluster_t_widen(const double *e, unsigned int k, double m, struct stats_ci *ci)
+{
+	double mean = 0, ss = 0, half;
+
+	for (unsigned int u = 0; u < k; u++)
+		mean += e[u];
+	mean /= k;
+	for (unsigned int u = 0; u < k; u++)
+		ss += (e[u] - mean) * (e[u] - mean);
+	half = t_quantile(1.959963984540054, k - 1) * sqrt(ss * (k - 1) / k);
+	ci->lo = fmin(ci->lo, expm1(m - half));
+	ci->hi = fmax(ci->hi, expm1(m + half));
+}
+
 int stats_paired_ci(const double *a, const double *b, const unsigned int *cluster,
 		    unsigned int n, double trim, unsigned int resamples, uint64_t seed,
 		    struct stats_ci *ci)
@@ -334,6 +359,21 @@ int stats_paired_ci(const double *a, const double *b, const unsigned int *cluste
 	a2 = expanded_alpha_half(units);
 	ci->lo = expm1(quantile_sorted(est, resamples, a2));
 	ci->hi = expm1(quantile_sorted(est, resamples, 1 - a2));
+	if (cluster && units < STATS_T_CLUSTERS) {
+		/* est is free again and holds at least 100 >= units values */
+		for (unsigned int u = 0; u < units; u++) {
+			unsigned int np = 0;
+
+			for (unsigned int v = 0; v < units; v++) {
+				if (v == u)
+					continue;
+				memcpy(pool + np, d + start[v], len[v] * sizeof(*d));
+				np += len[v];
+			}
+			est[u] = trimmed_mean(tmp, pool, np, trim);
+		}
+		cluster_t_widen(est, units, m, ci);
+	}
 	err = 0;
 out:
 	free(d);

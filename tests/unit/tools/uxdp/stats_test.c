@@ -384,22 +384,21 @@ static unsigned int aa_coverage(unsigned int blocks, unsigned int trials)
 
 /*
  * The 95 % interval `uxdp ab` prints covers the truth about 95 % of the
- * time at every block count it is printed for (STATS_MIN_BLOCKS and more),
- * and clearly less just below that minimum, which is why it is not
- * printed there.
+ * time at every block count it is printed for (STATS_MIN_BLOCKS and more):
+ * 93-98 % in 400 trials (the binomial sd is 1.1 %). Below 12 blocks that
+ * is the t widening's doing (without it: 89 % at 4 blocks, 92 % at 6);
+ * it holds at 4 blocks too, where the interval is still not printed.
  */
 START_TEST(test_aa_coverage_where_printed)
 {
-	const unsigned int blocks[] = { STATS_MIN_BLOCKS, STATS_MIN_BLOCKS + 2, 12 };
-	unsigned int below = aa_coverage(STATS_MIN_BLOCKS - 2, 400);
+	const unsigned int blocks[] = { STATS_MIN_BLOCKS - 2, STATS_MIN_BLOCKS,
+					STATS_MIN_BLOCKS + 2, 12 };
 
-	fprintf(stderr, "A/A coverage at %u blocks: %.1f %%\n", STATS_MIN_BLOCKS - 2, below / 10.0);
-	ck_assert_uint_lt(below, 920);
 	for (unsigned int i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
 		unsigned int c = aa_coverage(blocks[i], 400);
 
 		fprintf(stderr, "A/A coverage at %u blocks: %.1f %%\n", blocks[i], c / 10.0);
-		ck_assert_msg(c >= 920 && c <= 980, "A/A coverage at %u blocks: %.1f %%",
+		ck_assert_msg(c >= 930 && c <= 980, "A/A coverage at %u blocks: %.1f %%",
 			      blocks[i], c / 10.0);
 	}
 }
