@@ -507,6 +507,8 @@ struct bpf_prog_aux {
 	void *jit_image;		/* mmap'd executable image, or NULL */
 	void *jit_direct;		/* its direct entry (bpf_func), or NULL */
 	size_t jit_alloc;		/* its mapping size */
+	u32 *jit_insn_off;		/* per slot (and one past the last): where its
+					 * code starts in the image bpf_func enters */
 	char jit_reason[96];		/* why the program is not JITed ("" when it is) */
 	/* kernel/bpf/line_info.c: source lines from BTF, or NULL */
 	struct bpf_prog_linfo *linfo;

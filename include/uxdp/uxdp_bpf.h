@@ -419,6 +419,20 @@ UXDP_API int uxdp_bpf_prog_jit_info(uint32_t prog_id, uint32_t *jited_len, char 
  */
 UXDP_API int uxdp_bpf_prog_jited_insns(uint32_t prog_id, void *buf, uint32_t len);
 /**
+ * uxdp_bpf_prog_jited_insn_offs() - where each instruction's code starts
+ * @offs: receives up to @cnt offsets into the image of
+ *	uxdp_bpf_prog_jited_insns(), one per slot of
+ *	uxdp_bpf_prog_xlated_insns() and one for the end (NULL: only the count)
+ *
+ * What the kernel's jited_line_info gives per line_info record, for every
+ * slot: with uxdp_bpf_prog_line_info() the source line of native code.
+ * The second slot of a 64-bit immediate load starts where the next
+ * instruction does.
+ *
+ * Return: the number of offsets (slots + 1; 0 when not JITed) or -ENOENT.
+ */
+UXDP_API int uxdp_bpf_prog_jited_insn_offs(uint32_t prog_id, uint32_t *offs, uint32_t cnt);
+/**
  * uxdp_bpf_prog_xlated_insns() - the instructions of program @prog_id as
  * loaded (bpftool's `prog dump xlated`, from xlated_prog_insns)
  * @buf: receives up to @cnt of them (NULL: only the count)

@@ -1370,6 +1370,19 @@ UXDP_API int uxdp_bpf_prog_jited_insns(u32 prog_id, void *buf, u32 len)
 	return prog->jited_len;
 }
 
+UXDP_API int uxdp_bpf_prog_jited_insn_offs(u32 prog_id, u32 *offs, u32 cnt)
+{
+	struct bpf_prog *prog = bpf_prog_get(prog_id);
+
+	if (!prog)
+		return -ENOENT;
+	if (!prog->jited || !prog->aux->jit_insn_off)
+		return 0;
+	if (offs)
+		memcpy(offs, prog->aux->jit_insn_off, min_t(u32, cnt, prog->len + 1) * sizeof(*offs));
+	return (int)prog->len + 1;
+}
+
 /* The map whose value area holds @addr (a direct value load), or NULL. */
 static struct bpf_map *used_map_by_value(const struct bpf_prog *prog, u64 addr, u32 *off)
 {

@@ -4,7 +4,8 @@
 # in bpftool's syntax (helper calls by name, map loads by id, jumps, the
 # prototype and source lines from BTF), JSON with bpftool's keys, and,
 # where bpftool can load the object into the kernel, the same text as the
-# kernel's xlated dump for the instructions neither side rewrites.
+# kernel's xlated dump for the instructions neither side rewrites; the
+# jited listing with the same source lines before their native code.
 # Usage: prog_dump.sh UXDP PROGS_DIR
 set -u
 UXDP=$1
@@ -95,6 +96,16 @@ if command -v objdump > /dev/null; then
 	UXDP_BPF_JIT=1 "$UXDP" prog dump jited "$PROGS/xdp_pass.o" > "$T/objd" 2>&1
 	[ $? -eq 0 ] && grep -q 'ret' "$T/objd"
 	check "jited: disassembled through objdump" $?
+	# the source lines, as bpftool interleaves them: those of xlated, in order,
+	# each before the native code of its instruction (data_end: ctx + 8)
+	"$UXDP" prog dump xlated "$PROGS/xdp1.o" | grep '^; ' > "$T/xsrc"
+	UXDP_BPF_JIT=1 "$UXDP" prog dump jited "$PROGS/xdp1.o" > "$T/jsrc" 2>&1
+	[ "$(wc -l < "$T/xsrc")" -ge 20 ] && grep '^; ' "$T/jsrc" | cmp -s - "$T/xsrc" &&
+		grep -A1 '^; void \*data_end' "$T/jsrc" | tail -1 | grep -q 'mov  *0x8(%rdi),'
+	check "jited: xdp1's source lines, in xlated's order, before their native code" $?
+	UXDP_BPF_JIT=1 "$UXDP" prog dump jited "$PROGS/xdp1.o" linum 2>&1 |
+		grep -q '^; .* \[file:.*xdp1\.c line_num:[0-9]* line_col:[0-9]*\]$'
+	check "jited linum: file, line and column" $?
 fi
 UXDP_BPF_JIT=0 "$UXDP" prog dump jited "$PROGS/xdp_pass.o" > /dev/null 2> "$T/err"
 [ $? -eq 1 ] && grep -q 'not JITed.*bpf_jit_enable' "$T/err"

@@ -6,21 +6,23 @@
  *   uxdp prog dump xlated OBJ [name PROG | sec SECTION] [type xdp]
  *			   [btf FILE] [linum] [opcodes]
  *   uxdp prog dump jited OBJ [name PROG | sec SECTION] [type xdp]
- *			  [btf FILE] [opcodes]
+ *			  [btf FILE] [linum] [opcodes]
  *
  * xlated prints the instructions after the checker's rewrites
  * (uxdp_bpf_prog_xlated_insns()) through kernel/bpf/disasm.c, each
  * function's prototype from BTF and the BTF line_info source line before
  * the first instruction it covers (`linum`: with its file, line and
  * column); jited prints the JIT image through objdump when it is
- * installed, else (and with `opcodes`) its bytes in hex.
+ * installed, with the same source lines before the native code of the
+ * instructions they cover (uxdp_bpf_prog_jited_insn_offs()), else (and
+ * with `opcodes`) its bytes in hex.
  *
  * Kernel: tools/bpf/bpftool/prog.c do_dump(), xlated_dumper.c
  *	   dump_xlated_plain(), dump_xlated_json(), jit_disasm.c
  * Differs: helper calls are named by helper (`call bpf_map_lookup_elem#1`)
  *	    where the kernel's xlated dump names the function the address
  *	    resolves to; bpf-to-bpf calls print as `call pc+N`; jited text
- *	    comes from objdump, not libbfd/LLVM.
+ *	    comes from objdump, not libbfd/LLVM, and has no function labels.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -329,10 +331,40 @@ static void hex_lines(const unsigned char *p, size_t n)
 }
 
 /*
- * objdump on a copy of the image, its listing from the first label on
- * (not the temporary file's name); 1 when objdump is not there.
+ * The source lines of native code, as bpftool interleaves them: before the
+ * first native instruction of each slot that starts a line_info record.
  */
-static int objdump_image(const unsigned char *code, size_t n)
+struct jited_lines {
+	uint32_t id;
+	const struct dump_args *a;
+	uint32_t *offs;		/* uxdp_bpf_prog_jited_insn_offs() */
+	uint32_t nr;		/* slots (offsets - 1) */
+	uint32_t next;		/* first slot not yet passed */
+};
+
+static void jited_lines_before(struct jited_lines *jl, unsigned long off)
+{
+	for (; jl->next < jl->nr && jl->offs[jl->next] <= off; jl->next++) {
+		struct uxdp_bpf_line l;
+		const char *src;
+
+		if (uxdp_bpf_prog_line_info(jl->id, jl->next, &l) || l.insn_off != jl->next)
+			continue;
+		for (src = l.src; *src == ' ' || *src == '\t'; src++)
+			;
+		if (jl->a->linum)
+			printf("; %s [file:%s line_num:%u line_col:%u]\n", src, l.file, l.line, l.col);
+		else
+			printf("; %s\n", src);
+	}
+}
+
+/*
+ * objdump on a copy of the image, its listing from the first label on
+ * (not the temporary file's name), with @jl's source lines if not NULL;
+ * 1 when objdump is not there.
+ */
+static int objdump_image(const unsigned char *code, size_t n, struct jited_lines *jl)
 {
 	char path[] = "/tmp/uxdp-jited-XXXXXX", cmd[128], line[512];
 	int fd = mkstemp(path), status;
@@ -355,10 +387,17 @@ static int objdump_image(const unsigned char *code, size_t n)
 		return -errno;
 	}
 	while (fgets(line, sizeof(line), p)) {
-		if (body)
-			fputs(line, stdout);
-		else if (strstr(line, ">:"))
-			body = true;
+		char *end;
+		unsigned long off;
+
+		if (!body) {
+			body = strstr(line, ">:") != NULL;
+			continue;
+		}
+		off = strtoul(line, &end, 16);
+		if (jl && end != line && *end == ':')
+			jited_lines_before(jl, off);
+		fputs(line, stdout);
 	}
 	status = pclose(p);
 	unlink(path);
@@ -373,7 +412,8 @@ static int dump_jited(uint32_t id, const struct dump_args *a)
 	unsigned char *code;
 	uint32_t len = 0;
 	int jited = uxdp_bpf_prog_jit_info(id, &len, reason, sizeof(reason));
-	int n, err = 0;
+	struct jited_lines jl = { .id = id, .a = a };
+	int n, err = 0, k;
 
 	if (jited <= 0 || !len) {
 		p_err("%s: prog id %u is not JITed: %s (the JIT is net.core.bpf_jit_enable, UXDP_BPF_JIT=1 in the environment)",
@@ -387,10 +427,15 @@ static int dump_jited(uint32_t id, const struct dump_args *a)
 		free(code);
 		return 1;
 	}
+	k = uxdp_bpf_prog_jited_insn_offs(id, NULL, 0);
+	jl.offs = k > 1 ? malloc(k * sizeof(*jl.offs)) : NULL;
+	if (jl.offs && uxdp_bpf_prog_jited_insn_offs(id, jl.offs, (uint32_t)k) == k)
+		jl.nr = (uint32_t)k - 1;
 	if (json_output) {
 		struct json_writer w;
 
 		if (jsonw_open(&w)) {
+			free(jl.offs);
 			free(code);
 			return 1;
 		}
@@ -401,10 +446,11 @@ static int dump_jited(uint32_t id, const struct dump_args *a)
 		jsonw_end_object(&w);
 		jsonw_end_array(&w);
 		json_doc_print(jsonw_close(&w));
-	} else if (a->opcodes || (err = objdump_image(code, (size_t)n)) == 1) {
+	} else if (a->opcodes || (err = objdump_image(code, (size_t)n, jl.offs ? &jl : NULL)) == 1) {
 		err = 0;
 		hex_lines(code, (size_t)n);
 	}
+	free(jl.offs);
 	free(code);
 	if (err < 0)
 		p_err("objdump: %s", strerror(-err));
@@ -433,7 +479,7 @@ int do_dump(int argc, char **argv)
 			return EXIT_USAGE;
 		if (r)
 			continue;
-		if (xlated && !strcmp(argv[i], "linum")) {
+		if (!strcmp(argv[i], "linum")) {
 			a.linum = true;
 		} else if (!strcmp(argv[i], "opcodes")) {
 			a.opcodes = true;

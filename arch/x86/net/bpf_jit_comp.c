@@ -2027,6 +2027,9 @@ struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
 	prog->jited_len = std ? c.pos : std_len;
 	prog->jit_body = image + body;
 	prog->jited = 1;
+	/* the last pass's offsets are those of the image bpf_func enters */
+	prog->aux->jit_insn_off = c.addrs;
+	c.addrs = NULL;
 	if (prog->aux->jit_direct)
 		prog->bpf_func = (unsigned int (*)(const void *, const struct bpf_prog *))
 				 prog->aux->jit_direct;
@@ -2048,6 +2051,8 @@ void bpf_jit_free(struct bpf_prog *prog)
 	if (!prog->aux || !prog->aux->jit_image)
 		return;
 	munmap(prog->aux->jit_image, prog->aux->jit_alloc);
+	free(prog->aux->jit_insn_off);
+	prog->aux->jit_insn_off = NULL;
 	prog->aux->jit_image = NULL;
 	prog->aux->jit_direct = NULL;
 	prog->jit_body = NULL;
