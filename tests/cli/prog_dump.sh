@@ -48,7 +48,8 @@ check "xlated linum opcodes: [file:F line_num:N line_col:C], the bytes of each s
 
 # Subprograms, atomics, global data: xdp_globals.
 "$UXDP" prog dump xlated "$PROGS/xdp_globals.o" > "$T/glob" 2>&1
-[ $? -eq 0 ] && grep -q '^ *[0-9]*: (85) call pc+[0-9]*$' "$T/glob" &&
+[ $? -eq 0 ] && grep -q '^ *[0-9]*: (85) call pc+[0-9]*#sum_bytes$' "$T/glob" &&
+	grep -q '^ *[0-9]*: (85) call pc+[0-9]*#depth2$' "$T/glob" &&
 	grep -q '^ *[0-9]*: (db) r[0-9] = atomic64_fetch_or((u64 \*)(r[0-9] +0), r[0-9])$' "$T/glob" &&
 	grep -q '^ *[0-9]*: (db) r0 = atomic64_cmpxchg((u64 \*)(r[0-9] +0), r0, r[0-9])$' "$T/glob" &&
 	grep -q '^ *[0-9]*: (18) r1 = map\[id:[0-9]*\]\[0\]+4$' "$T/glob" &&

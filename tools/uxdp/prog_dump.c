@@ -21,7 +21,8 @@
  *	   dump_xlated_plain(), dump_xlated_json(), jit_disasm.c
  * Differs: helper calls are named by helper (`call bpf_map_lookup_elem#1`)
  *	    where the kernel's xlated dump names the function the address
- *	    resolves to; bpf-to-bpf calls print as `call pc+N`; jited text
+ *	    resolves to; bpf-to-bpf calls print as `call pc+N#FUNC`, the
+ *	    callee's BTF name without the kernel's bpf_prog_TAG_; jited text
  *	    comes from objdump, not libbfd/LLVM, and has no function labels.
  */
 #include <errno.h>
@@ -54,6 +55,8 @@ struct insn_buf {
 	char text[256];
 	char call[96];
 	char imm[64];
+	uint32_t id;			/* the program, for a callee's name */
+	const struct bpf_insn *base;	/* its first slot */
 };
 
 static void buf_print(void *private_data, const char *fmt, ...)
@@ -76,7 +79,14 @@ static const char *buf_call(void *private_data, const struct bpf_insn *insn)
 	const char *name;
 
 	if (insn->src_reg == BPF_PSEUDO_CALL) {
-		snprintf(b->call, sizeof(b->call), "%+d", insn->imm);
+		/* bpftool's pc+N#bpf_prog_TAG_NAME, less the tag uxdp has not */
+		uint32_t to = (uint32_t)(insn - b->base) + (uint32_t)insn->imm + 1;
+		struct uxdp_bpf_line l;
+
+		if (b->base && !uxdp_bpf_prog_line_info(b->id, to, &l) && l.func && l.func[0])
+			snprintf(b->call, sizeof(b->call), "%+d#%s", insn->imm, l.func);
+		else
+			snprintf(b->call, sizeof(b->call), "%+d", insn->imm);
 		return b->call;
 	}
 	name = insn->src_reg == BPF_PSEUDO_KFUNC_CALL ? uxdp_bpf_kfunc_name((__u32)insn->imm) :
@@ -243,7 +253,7 @@ static int dump_xlated(struct uxdp_bpf_object *obj, uint32_t id, const struct du
 	struct json_writer w;
 	struct bpf_insn *insns;
 	const char *func = NULL;
-	struct insn_buf b;
+	struct insn_buf b = { .id = id };
 	int n, i;
 
 	n = uxdp_bpf_prog_xlated_insns(id, NULL, 0);
@@ -257,6 +267,7 @@ static int dump_xlated(struct uxdp_bpf_object *obj, uint32_t id, const struct du
 		free(insns);
 		return 1;
 	}
+	b.base = insns;
 	if (json_output && jsonw_open(&w)) {
 		free(insns);
 		return 1;
