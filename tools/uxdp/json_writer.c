@@ -175,17 +175,6 @@ FILE *jsonw_value_stream(struct json_writer *w)
 	return w->f;
 }
 
-void jsonw_hex(struct json_writer *w, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	jsonw_sep(w);
-	fputc('"', w->f);
-	for (size_t i = 0; i < n; i++)
-		fprintf(w->f, "%02x", b[i]);
-	fputc('"', w->f);
-}
-
 void jsonw_members(struct json_writer *w, const char *members)
 {
 	if (!members || !*members)

@@ -53,11 +53,9 @@ void jsonw_null(struct json_writer *w);
 void jsonw_raw(struct json_writer *w, const char *json);
 /*
  * One value the caller writes itself, as JSON, onto the returned stream
- * (the BTF and trace printers, which write to a FILE).
+ * (the BTF, hex and trace printers, which write to a FILE).
  */
 FILE *jsonw_value_stream(struct json_writer *w);
-/* Raw bytes: a string of hex digits, "0a000001". */
-void jsonw_hex(struct json_writer *w, const void *p, size_t n);
 /* Members "a":1,"b":2 built by another writer, into the open object. */
 void jsonw_members(struct json_writer *w, const char *members);
 

@@ -601,7 +601,7 @@ static int dump_record(void *ctx, int cpu, void *data, __u32 size)
 		if (rd->perf)
 			jsonw_int_field(rd->w, "cpu", cpu);
 		jsonw_name(rd->w, "record");
-		jsonw_hex(rd->w, data, size);
+		btf_dump_hex(jsonw_value_stream(rd->w), data, size, true);
 		jsonw_end_object(rd->w);
 	} else {
 		if (rd->perf)
@@ -859,11 +859,11 @@ static int do_run(int argc, char **argv)
 		jsonw_uint_field(&w, "duration", topts.duration);
 		if (out_json_data) {
 			jsonw_name(&w, "data_out");
-			jsonw_hex(&w, data_out, topts.data_size_out);
+			btf_dump_hex(jsonw_value_stream(&w), data_out, topts.data_size_out, true);
 		}
 		if (a.ctx_out) {
 			jsonw_name(&w, "ctx_out");
-			jsonw_hex(&w, ctx_out, topts.ctx_size_out);
+			btf_dump_hex(jsonw_value_stream(&w), ctx_out, topts.ctx_size_out, true);
 		}
 		if (topts.redirect.valid) {
 			jsonw_name(&w, "redirect");

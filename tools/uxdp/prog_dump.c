@@ -124,6 +124,25 @@ static void insn_text(const struct bpf_insn *insn, struct insn_buf *b)
 	print_bpf_insn(&cbs, insn, true);
 }
 
+/* A source line as bpftool shows it: without its indentation. */
+static const char *src_trim(const char *src)
+{
+	while (*src == ' ' || *src == '\t')
+		src++;
+	return src;
+}
+
+/* "; SRC" (with linum "; SRC [file:F line_num:N line_col:C]"), bpftool's source line. */
+static void src_line_print(const struct uxdp_bpf_line *l, bool linum)
+{
+	const char *src = src_trim(l->src);
+
+	if (linum)
+		printf("; %s [file:%s line_num:%u line_col:%u]\n", src, l->file, l->line, l->col);
+	else
+		printf("; %s\n", src);
+}
+
 /* ---- function prototypes from BTF ("int f(struct xdp_md * ctx)") -------- */
 
 static void fmt(char *out, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
@@ -285,9 +304,8 @@ static int dump_xlated(struct uxdp_bpf_object *obj, uint32_t id, const struct du
 			func_proto(btf, func, proto, sizeof(proto));
 		}
 		has_line = has_line && l.insn_off == (uint32_t)i;
-		if (has_line)	/* bpftool drops the indentation */
-			while (*l.src == ' ' || *l.src == '\t')
-				l.src++;
+		if (has_line)
+			l.src = src_trim(l.src);
 		insn_text(&insns[i], &b);
 		if (json_output) {
 			jsonw_start_object(&w);
@@ -308,11 +326,8 @@ static int dump_xlated(struct uxdp_bpf_object *obj, uint32_t id, const struct du
 		} else {
 			if (proto[0])
 				printf("%s:\n", proto);
-			if (has_line && a->linum)
-				printf("; %s [file:%s line_num:%u line_col:%u]\n", l.src, l.file, l.line,
-				       l.col);
-			else if (has_line)
-				printf("; %s\n", l.src);
+			if (has_line)
+				src_line_print(&l, a->linum);
 			printf("%4d: %s\n", i, b.text);
 			if (a->opcodes) {
 				opcodes_text(&insns[i]);
@@ -357,16 +372,9 @@ static void jited_lines_before(struct jited_lines *jl, unsigned long off)
 {
 	for (; jl->next < jl->nr && jl->offs[jl->next] <= off; jl->next++) {
 		struct uxdp_bpf_line l;
-		const char *src;
 
-		if (uxdp_bpf_prog_line_info(jl->id, jl->next, &l) || l.insn_off != jl->next)
-			continue;
-		for (src = l.src; *src == ' ' || *src == '\t'; src++)
-			;
-		if (jl->a->linum)
-			printf("; %s [file:%s line_num:%u line_col:%u]\n", src, l.file, l.line, l.col);
-		else
-			printf("; %s\n", src);
+		if (!uxdp_bpf_prog_line_info(jl->id, jl->next, &l) && l.insn_off == jl->next)
+			src_line_print(&l, jl->a->linum);
 	}
 }
 

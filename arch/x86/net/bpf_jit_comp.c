@@ -132,8 +132,8 @@ struct jit_ctx {
 	 */
 	bool direct;
 	bool ctx_slot;
-	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
 	s32 cpu_off;		/* [slots + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
+	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
 	u8 saved[5];
 	u8 nr_saved;
 	u32 frame;
