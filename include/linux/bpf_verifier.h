@@ -112,6 +112,7 @@ struct bpf_mem_check {
 struct bpf_call_desc {
 	u64 (*func)(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5);
 	u32 func_id;
+	u8 nr_args;		/* R1.. read: the proto's arguments */
 	u32 nr_checks;
 	struct bpf_mem_check checks[BPF_CALL_MAX_CHECKS];
 };

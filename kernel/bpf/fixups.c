@@ -126,7 +126,8 @@ int check_max_stack_depth(struct bpf_verifier_env *env)
  */
 static int add_call_desc(struct bpf_verifier_env *env, struct bpf_verifier_info *vi,
 			 struct bpf_insn *insn, u32 i,
-			 u64 (*func)(u64, u64, u64, u64, u64), u32 func_id, bool args)
+			 u64 (*func)(u64, u64, u64, u64, u64), u32 func_id, u8 nr_args,
+			 bool args)
 {
 	const struct bpf_insn_aux_data *aux = &env->aux[i];
 	struct bpf_call_desc *d, *calls;
@@ -140,6 +141,7 @@ static int add_call_desc(struct bpf_verifier_env *env, struct bpf_verifier_info 
 	memset(d, 0, sizeof(*d));
 	d->func = func;
 	d->func_id = func_id;
+	d->nr_args = nr_args;
 	for (a = 0; a < 5; a++) {
 		struct bpf_mem_check *c;
 
@@ -182,7 +184,8 @@ static int fixup_kfunc_call(struct bpf_verifier_env *env, struct bpf_verifier_in
 		return -EFAULT;
 	}
 	insn->src_reg = 0;
-	return add_call_desc(env, vi, insn, i, fn->func, BPF_FUNC_unspec, args);
+	return add_call_desc(env, vi, insn, i, fn->func, BPF_FUNC_unspec,
+			     fn->nargs < 5 ? fn->nargs : 5, args);
 }
 
 int bpf_do_fixups(struct bpf_verifier_env *env)
@@ -297,6 +300,9 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			continue;
 		}
 		if (insn->code == (BPF_JMP | BPF_CALL)) {
+			const struct bpf_func_proto *proto;
+			u8 nr_args;
+
 			if (insn->imm == BPF_FUNC_tail_call && prog->type == BPF_PROG_TYPE_XDP) {
 				insn->code = BPF_JMP | BPF_TAIL_CALL;
 				insn->imm = 0;
@@ -309,8 +315,10 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 				insn->imm = 0;
 				continue;
 			}
-			err = add_call_desc(env, vi, insn, i, env->get_proto(insn->imm)->func,
-					    insn->imm, args);
+			proto = env->get_proto(insn->imm);
+			for (nr_args = 5; nr_args && proto->arg_type[nr_args - 1] == ARG_DONTCARE;)
+				nr_args--;
+			err = add_call_desc(env, vi, insn, i, proto->func, insn->imm, nr_args, args);
 			if (err)
 				return err;
 		}

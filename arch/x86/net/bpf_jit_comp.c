@@ -65,6 +65,8 @@
 #include <linux/netdevice.h>
 #include <net/xdp.h>
 
+#include "bpf_jit_bits.h"
+
 #if defined(__x86_64__)
 
 /* The run state the image reaches through r12. */
@@ -143,6 +145,8 @@ struct jit_ctx {
 	u32 sub_start;		/* first slot of a bpf-to-bpf callee, or len */
 	const struct bpf_prog *prog;
 	const struct bpf_verifier_info *vi;
+	struct bpf_jit_bits bits;	/* demanded bits and constants, if has_bits */
+	bool has_bits;
 	char *err;
 	size_t errlen;
 	bool failed;
@@ -1535,6 +1539,143 @@ static int emit_fused(struct jit_ctx *c, u32 i)
 	return 0;
 }
 
+#define M32	0xffffffffULL
+
+/* rol r32, n */
+static void emit_rol32(struct jit_ctx *c, u8 reg, u8 n)
+{
+	emit_rex(c, false, 0, 0, reg, false);
+	emit1(c, 0xc1);
+	emit_modrm_reg(c, 0, reg);
+	emit1(c, n);
+}
+
+/*
+ * The mask of "rX &= M" at slot @i (AND K or AND X with a known constant
+ * other than @not1, @not2), as the bits of the old rX it keeps; 0: none.
+ */
+static bool and_mask(const struct jit_ctx *c, u32 i, u8 not1, u8 not2, u64 *mask)
+{
+	const struct bpf_insn *insn = &c->prog->insnsi[i];
+	bool w = BPF_CLASS(insn->code) == BPF_ALU64;
+	u64 m;
+
+	if (BPF_OP(insn->code) != BPF_AND || insn->off)
+		return false;
+	if (BPF_SRC(insn->code) == BPF_K) {
+		m = w ? (u64)(s64)insn->imm : (u32)insn->imm;
+	} else {
+		if (!c->has_bits || insn->src_reg == not1 || insn->src_reg == not2 ||
+		    !bpf_jit_known(&c->bits, i, insn->src_reg, &m))
+			return false;
+	}
+	*mask = w ? m : m & M32;
+	return true;
+}
+
+/*
+ * Of a value x masked by @eff, shifted right by @r (1..31): true when the
+ * result is exactly low32(x) >> r, that is bits r..31 of @eff set and
+ * every bit above clear.
+ */
+static bool is_shr32(u64 eff, u32 r)
+{
+	return r && r < 32 && (eff & (~0ULL << r)) == (M32 & (~0ULL << r));
+}
+
+/*
+ * "rX &= M; rX >>= R" where M keeps exactly bits R..31 (clang's 32-bit
+ * shift in a 64-bit register, M often a register constant set before a
+ * loop) is "shr rX32, R": the same 64-bit result.
+ */
+static int emit_and_shr(struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *a = &c->prog->insnsi[i], *b = a + 1;
+	u64 eff;
+	u32 r;
+
+	if (i + 1 >= c->prog->len || c->target[i + 1] || b->dst_reg != a->dst_reg || b->off ||
+	    (BPF_CLASS(a->code) != BPF_ALU && BPF_CLASS(a->code) != BPF_ALU64) ||
+	    (b->code != (BPF_ALU | BPF_RSH | BPF_K) && b->code != (BPF_ALU64 | BPF_RSH | BPF_K)) ||
+	    !and_mask(c, i, a->dst_reg, a->dst_reg, &eff))
+		return 0;
+	r = (u32)b->imm & (BPF_CLASS(b->code) == BPF_ALU64 ? 63 : 31);
+	if (BPF_CLASS(b->code) == BPF_ALU)
+		eff &= M32;
+	if (!is_shr32(eff, r))
+		return 0;
+	emit_shift_k(c, 5, false, reg2hex[a->dst_reg], r);
+	return 2;
+}
+
+/*
+ * clang's 32-bit rotate left by L of a value in a 64-bit register:
+ *
+ *	rT = rX; rT &= M; rT >>= R; rX <<= L; rX |= rT	(L + R == 32)
+ *
+ * the three middle instructions in any order that keeps the AND before
+ * the RSH, the AND optional when a 32-bit mov or shift already clears the
+ * high half. The low 32 bits of rX are then rol32(rX, L) when M keeps
+ * bits R..31 and none of R + 31..32; the high half is rol's zero unless
+ * the OR is 64-bit, and then no later instruction may read it (demanded
+ * bits). rT is dead after, or recomputed as low32(rX) >> R when that is
+ * what it holds. Five slots become "rol rX32, L".
+ */
+static int emit_rotate(struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *p = &c->prog->insnsi[i];
+	bool has_and = false, has_rsh = false, has_lsh = false, or64 = false;
+	u8 t = p->dst_reg, x = p->src_reg, lsh = 0, rsh = 0;
+	u64 eff, m;
+	u32 k;
+
+	if ((p->code != (BPF_ALU64 | BPF_MOV | BPF_X) && p->code != (BPF_ALU | BPF_MOV | BPF_X)) ||
+	    p->off || t == x || t >= BPF_REG_10 || x >= BPF_REG_10)
+		return 0;
+	eff = BPF_CLASS(p->code) == BPF_ALU64 ? ~0ULL : M32;
+	for (k = 1; k <= 4; k++) {
+		const struct bpf_insn *q = p + k;
+		u8 cls = BPF_CLASS(q->code), op = BPF_OP(q->code);
+		bool w = cls == BPF_ALU64, reg = BPF_SRC(q->code) == BPF_X;
+
+		if (i + k >= c->prog->len || c->target[i + k] || (cls != BPF_ALU && !w) || q->off)
+			return 0;
+		if (op == BPF_OR && reg && q->dst_reg == x && q->src_reg == t) {
+			or64 = w;
+			break;
+		}
+		if (q->dst_reg == t && op == BPF_AND && !has_and && !has_rsh &&
+		    and_mask(c, i + k, t, x, &m)) {
+			eff &= m;
+			has_and = true;
+		} else if (q->dst_reg == t && op == BPF_RSH && !reg && !has_rsh) {
+			rsh = (u32)q->imm & (w ? 63 : 31);
+			if (!w)
+				eff &= M32;
+			has_rsh = true;
+		} else if (q->dst_reg == x && op == BPF_LSH && !reg && !has_lsh) {
+			lsh = (u32)q->imm & (w ? 63 : 31);
+			has_lsh = true;
+		} else {
+			return 0;
+		}
+	}
+	if (k > 4 || !has_rsh || !has_lsh || !lsh || lsh + rsh != 32 ||
+	    (eff & (M32 << rsh)) != (M32 & (M32 << rsh)))
+		return 0;
+	if (or64 && (!c->has_bits || (bpf_jit_demand_after(&c->bits, i + k, x) & ~M32)))
+		return 0;
+	if (!c->has_bits || bpf_jit_demand_after(&c->bits, i + k, t)) {
+		/* rT stays live: it must be low32(rX) >> R */
+		if (!is_shr32(eff, rsh))
+			return 0;
+		emit_mov_rr(c, false, reg2hex[t], reg2hex[x]);
+		emit_shift_k(c, 5, false, reg2hex[t], rsh);
+	}
+	emit_rol32(c, reg2hex[x], lsh);
+	return k + 1;
+}
+
 /* One instruction slot. Returns the number of slots consumed. */
 static int do_jit_insn(struct jit_ctx *c, u32 i)
 {
@@ -1548,7 +1689,11 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 
 	if (insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG)
 		goto unsupported;
-	cc = emit_fused(c, i);
+	cc = emit_rotate(c, i);
+	if (!cc)
+		cc = emit_and_shr(c, i);
+	if (!cc)
+		cc = emit_fused(c, i);
 	if (cc)
 		return cc;
 
@@ -1878,8 +2023,8 @@ body:
 
 		c->new_addrs[i] = start;
 		n = do_jit_insn(c, i);
-		if (n == 2)
-			c->new_addrs[i + 1] = c->pos;
+		for (k = 1; k < (u32)n; k++)	/* slots folded into slot i's code */
+			c->new_addrs[i + k] = c->pos;
 		if (c->pos - start > MAX_INSN_BYTES) {
 			c->failed = true;
 			snprintf(c->err, c->errlen, "insn %u: %u bytes of code", i, c->pos - start);
@@ -1987,6 +2132,7 @@ struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
 		goto out_free;
 	}
 	jit_find_targets(&c);
+	c.has_bits = !bpf_jit_bits_compute(&c.bits, prog->insnsi, len, vi);
 	if (jit_converge(&c))
 		goto out_free;
 	std_len = c.pos;
@@ -2043,6 +2189,8 @@ out_free:
 	free(c.new_addrs);
 	free(c.loop_end);
 	free(c.target);
+	if (c.has_bits)
+		bpf_jit_bits_free(&c.bits);
 	return prog;
 }
 

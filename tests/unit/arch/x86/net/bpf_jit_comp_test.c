@@ -194,6 +194,80 @@ START_TEST(test_fused_pairs)
 }
 END_TEST
 
+/*
+ * clang's 32-bit rotate in 64-bit registers and "and; rsh" as a 32-bit
+ * shift (emit_rotate(), emit_and_shr()): against the interpreter with the
+ * high half read later (ops_run() folds every register into r0, so a
+ * 64-bit OR must stay as it is) and with it truncated, where the image
+ * must hold the rol.
+ */
+START_TEST(test_rotate_idioms)
+{
+	static const u32 masks[] = { 0xfff80000, 0xfff00000, 0xfffc0000, 0x7ff80000 };
+	u32 m, w, loaded = 0;
+	u8 code[512];
+	int len, k;
+	bool rol;
+
+	bpf_jit_enable = 1;
+	for (m = 0; m < ARRAY_SIZE(masks); m++)
+		for (w = 0; w < 2; w++) {
+			u8 oc = w ? BPF_ALU : BPF_ALU64;
+			struct bpf_insn rot[] = {
+				BPF_LD_IMM64_RAW(BPF_REG_5, 0, masks[m]),
+				BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+				BPF_ALU64_REG(BPF_AND, BPF_REG_6, BPF_REG_5),
+				BPF_ALU64_IMM(BPF_LSH, BPF_REG_0, 13),
+				BPF_ALU64_IMM(BPF_RSH, BPF_REG_6, 19),
+				BPF_RAW_INSN(oc | BPF_OR | BPF_X, BPF_REG_0, BPF_REG_6, 0, 0),
+			};
+			struct bpf_insn shr[] = {
+				BPF_LD_IMM64_RAW(BPF_REG_5, 0, masks[m]),
+				BPF_ALU64_REG(BPF_AND, BPF_REG_3, BPF_REG_5),
+				BPF_RAW_INSN(oc | BPF_RSH | BPF_K, BPF_REG_3, 0, 0, 19),
+			};
+
+			loaded += ops_run(rot, ARRAY_SIZE(rot), 50);
+			loaded += ops_run(shr, ARRAY_SIZE(shr), 50);
+		}
+	ck_assert_uint_eq(loaded, ARRAY_SIZE(masks) * 4);
+
+	/* the high half unread: rol eax, 13 (c1 c0 0d) in the image */
+	for (m = 0; m < 2; m++) {
+		struct bpf_insn insns[] = {
+			BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_1, 0),
+			BPF_LD_IMM64_RAW(BPF_REG_5, 0, 0xfff80000),
+			BPF_MOV64_REG(BPF_REG_6, BPF_REG_0),
+			BPF_ALU64_REG(BPF_AND, BPF_REG_6, BPF_REG_5),
+			BPF_ALU64_IMM(BPF_LSH, BPF_REG_0, 13),
+			BPF_ALU64_IMM(BPF_RSH, BPF_REG_6, 19),
+			BPF_ALU64_REG(BPF_OR, BPF_REG_0, BPF_REG_6),
+			/* m == 1: r6 still read, so it must hold low32(r0) >> 19 */
+			m ? BPF_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_6) : BPF_MOV64_IMM(BPF_REG_6, 0),
+			BPF_ALU64_IMM(BPF_LSH, BPF_REG_0, 32),
+			BPF_ALU64_IMM(BPF_RSH, BPF_REG_0, 32),
+			BPF_EXIT_INSN(),
+		};
+		struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+		u64 mem[1];
+
+		ck_assert_msg(prog, "%s", log_buf);
+		for (k = 0; k < 200; k++) {
+			mem[0] = pick();
+			run_raw_both(prog, mem, sizeof(mem), NULL);
+		}
+		ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+		len = uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code));
+		ck_assert_int_gt(len, 3);
+		rol = false;
+		for (k = 0; k + 2 < len; k++)
+			rol |= code[k] == 0xc1 && code[k + 1] == 0xc0 && code[k + 2] == 13;
+		ck_assert_msg(rol, "no rol eax, 13 in the image (m %u)", m);
+		bpf_prog_put(prog);
+	}
+}
+END_TEST
+
 START_TEST(test_alu_ops)
 {
 	static const u8 ops[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_OR, BPF_AND, BPF_LSH,
@@ -1022,6 +1096,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_div_special);
 	tcase_add_test(tc, test_direct_image);
 	tcase_add_test(tc, test_fused_pairs);
+	tcase_add_test(tc, test_rotate_idioms);
 	tcase_add_test(tc, test_direct_subprog_calls);
 	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
