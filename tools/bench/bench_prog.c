@@ -307,16 +307,16 @@ static uint64_t walk_count(const struct bpf_insn *insns, size_t cnt, unsigned ch
 
 /* ---- timing ---------------------------------------------------------------- */
 
-static int cmp_u32(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-static uint32_t median(uint32_t *v, int n)
+static double median(double *v, int n)
 {
-	qsort(v, n, sizeof(*v), cmp_u32);
+	qsort(v, n, sizeof(*v), cmp_double);
 	return v[n / 2];
 }
 
@@ -343,9 +343,8 @@ static void build_packet(unsigned char *p, uint32_t len)
 
 struct result {
 	const char *name;
-	uint32_t kernel_ns, uxdp_ns, retval_k, retval_u;
-	uint32_t interp_ns, retval_i;	/* uxdp_ns, retval_u: the JIT */
-	uint32_t native_ns, retval_n;
+	double kernel_ns, uxdp_ns, interp_ns, native_ns;	/* uxdp_ns: the JIT */
+	uint32_t retval_k, retval_u, retval_i, retval_n;
 	uint64_t insns;
 	bool ok, kernel_ok, jited, native_ok;
 };
@@ -358,9 +357,20 @@ static uint64_t thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/*
+ * ns per run of @repeat runs that began at thread CPU time @t0. Every
+ * runtime is timed so, from outside its call: test_run's own duration is
+ * whole nanoseconds, too coarse for the ratios of programs of a few ns,
+ * and its setup, once per call, is a few microseconds over the repeats.
+ */
+static double per_run_ns(uint64_t t0, uint32_t repeat)
+{
+	return (double)(thread_ns() - t0) / repeat;
+}
+
 /* As test_run times a program: @repeat calls over the same frame, ns per call. */
-static uint32_t native_run(bench_native_fn fn, unsigned char *frame, uint32_t size,
-			   uint32_t repeat, uint32_t *retval)
+static double native_run(bench_native_fn fn, unsigned char *frame, uint32_t size,
+			 uint32_t repeat, uint32_t *retval)
 {
 	bench_native_fn volatile call = fn;
 	struct bench_native_ctx ctx = { .data = frame, .data_end = frame + size };
@@ -369,7 +379,7 @@ static uint32_t native_run(bench_native_fn fn, unsigned char *frame, uint32_t si
 
 	for (i = 0; i < repeat; i++)
 		*retval = call(&ctx);
-	return (uint32_t)((thread_ns() - t0) / repeat);
+	return per_run_ns(t0, repeat);
 }
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -381,7 +391,8 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		    uint32_t size, struct result *r)
 {
 	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
-	uint32_t kt[64], ut[64], it[64], nt[64];
+	double kt[64], ut[64], it[64], nt[64];
+	uint64_t t0;
 	static unsigned char pkt[9000], walk_pkt[9000], native_pkt[9000];
 	bench_native_fn native = bench_native_find(c->prog);
 	struct uxdp_bpf_object *uobj = NULL, *iobj = NULL;
@@ -424,25 +435,28 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 			ko.data_in = pkt;
 			ko.data_size_in = size;
 			ko.repeat = repeat;
+			t0 = thread_ns();
 			if (bpf_prog_test_run_opts(bpf_program__fd(kp), &ko))
 				kp = NULL;
-			kt[i] = ko.duration;
+			kt[i] = per_run_ns(t0, repeat);
 			r->retval_k = ko.retval;
 		}
 		o.data_in = pkt;
 		o.data_size_in = size;
 		o.repeat = repeat;
+		t0 = thread_ns();
 		if (uxdp_bpf_prog_test_run(iid, &o))
 			goto out;
-		it[i] = o.duration;
+		it[i] = per_run_ns(t0, repeat);
 		r->retval_i = o.retval;
 		o = (struct uxdp_bpf_test_run_opts){ .sz = sizeof(o) };
 		o.data_in = pkt;
 		o.data_size_in = size;
 		o.repeat = repeat;
+		t0 = thread_ns();
 		if (uxdp_bpf_prog_test_run(uid, &o))
 			goto out;
-		ut[i] = o.duration;
+		ut[i] = per_run_ns(t0, repeat);
 		r->retval_u = o.retval;
 		if (native)
 			nt[i] = native_run(native, native_pkt, size, repeat, &r->retval_n);
@@ -469,9 +483,9 @@ out:
 }
 
 /* @gross minus the constant program's time (0 when faster) */
-static int net_ns(uint32_t gross, uint32_t constant)
+static double net_ns(double gross, double constant)
 {
-	return gross > constant ? (int)(gross - constant) : 0;
+	return gross > constant ? gross - constant : 0;
 }
 
 static double ratio(double a, double b)
@@ -480,13 +494,13 @@ static double ratio(double a, double b)
 }
 
 /* A table cell: the number, or n/a; @slot keeps the buffers of one row apart. */
-static const char *col(int slot, bool ok, long v)
+static const char *col(int slot, bool ok, double v)
 {
 	static char buf[6][16];
 
 	if (!ok)
 		return "n/a";
-	snprintf(buf[slot], sizeof(buf[slot]), "%ld", v);
+	snprintf(buf[slot], sizeof(buf[slot]), "%.1f", v);
 	return buf[slot];
 }
 
@@ -573,35 +587,35 @@ int main(int argc, char **argv)
 
 			printf("%s{\"name\":\"%s\",\"ok\":%s", i ? "," : "", r->name, r->ok ? "true" : "false");
 			if (r->ok)
-				printf(",\"jited\":%s,\"interp_ns\":%u,\"jit_ns\":%u,\"interp_jit_ratio\":%.3f,\"interp_retval\":%u,\"interp_retval_match\":%s",
+				printf(",\"jited\":%s,\"interp_ns\":%.2f,\"jit_ns\":%.2f,\"interp_jit_ratio\":%.3f,\"interp_retval\":%u,\"interp_retval_match\":%s",
 				       r->jited ? "true" : "false", r->interp_ns, r->uxdp_ns,
-				       r->uxdp_ns ? (double)r->interp_ns / r->uxdp_ns : 0.0, r->retval_i,
+				       ratio(r->interp_ns, r->uxdp_ns), r->retval_i,
 				       r->retval_i == r->retval_u ? "true" : "false");
 			if (r->ok && pass)
-				printf(",\"interp_net_ns\":%d,\"jit_net_ns\":%d",
+				printf(",\"interp_net_ns\":%.2f,\"jit_net_ns\":%.2f",
 				       net_ns(r->interp_ns, pass->interp_ns), net_ns(r->uxdp_ns, pass->uxdp_ns));
 			if (r->ok && r->native_ok) {
-				printf(",\"native_ns\":%u,\"jit_native_ratio\":%.3f", r->native_ns,
+				printf(",\"native_ns\":%.2f,\"jit_native_ratio\":%.3f", r->native_ns,
 				       ratio(r->uxdp_ns, r->native_ns));
 				if (pass && pass->native_ok && r != pass)
-					printf(",\"native_net_ns\":%d,\"jit_native_net_ratio\":%.3f",
+					printf(",\"native_net_ns\":%.2f,\"jit_native_net_ratio\":%.3f",
 					       net_ns(r->native_ns, pass->native_ns),
 					       ratio(net_ns(r->uxdp_ns, pass->uxdp_ns),
 						     net_ns(r->native_ns, pass->native_ns)));
 			}
 			if (r->ok && r->kernel_ok) {
-				printf(",\"kernel_ns\":%u,\"uxdp_ns\":%u,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
+				printf(",\"kernel_ns\":%.2f,\"uxdp_ns\":%.2f,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
 				       r->kernel_ns, r->uxdp_ns, ratio(r->kernel_ns, r->uxdp_ns), r->retval_u,
 				       r->retval_k == r->retval_u ? "true" : "false");
 				if (pass && pass->kernel_ok && r != pass)
-					printf(",\"kernel_net_ns\":%d,\"ratio_net\":%.3f",
+					printf(",\"kernel_net_ns\":%.2f,\"ratio_net\":%.3f",
 					       net_ns(r->kernel_ns, pass->kernel_ns),
 					       ratio(net_ns(r->kernel_ns, pass->kernel_ns),
 						     net_ns(r->uxdp_ns, pass->uxdp_ns)));
 				if (r->insns)
 					printf(",\"insns_executed\":%llu,\"uxdp_ns_per_insn\":%.3f,\"kernel_ns_per_insn\":%.3f",
-					       (unsigned long long)r->insns, (double)r->uxdp_ns / r->insns,
-					       (double)r->kernel_ns / r->insns);
+					       (unsigned long long)r->insns, r->uxdp_ns / r->insns,
+					       r->kernel_ns / r->insns);
 			}
 			printf("}");
 		}
@@ -623,7 +637,7 @@ int main(int argc, char **argv)
 			printf("%-20s %6s\n", r->name, "failed");
 			continue;
 		}
-		printf("%-20.20s %6s %6u %6u %6s |", r->name, col(0, r->kernel_ok, r->kernel_ns),
+		printf("%-20.20s %6s %6.1f %6.1f %6s |", r->name, col(0, r->kernel_ok, r->kernel_ns),
 		       r->uxdp_ns, r->interp_ns, col(1, r->native_ok, r->native_ns));
 		printf(" %5s %5s %6s %5s |",
 		       col(2, r->kernel_ok && pass && pass->kernel_ok,
@@ -642,7 +656,7 @@ int main(int argc, char **argv)
 					  net_ns(r->native_ns, pass ? pass->native_ns : 0))));
 		if (r->insns)
 			printf(" %6llu %6.3f\n", (unsigned long long)r->insns,
-			       (double)r->uxdp_ns / r->insns);
+			       r->uxdp_ns / r->insns);
 		else
 			printf(" %6s %6s\n", "n/a", "n/a");
 		if (r->kernel_ok && r->retval_k != r->retval_u)
