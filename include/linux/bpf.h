@@ -525,6 +525,7 @@ struct bpf_prog {
 	u16 jited:1;			/* bpf_func runs a JIT image */
 	u32 jited_len;			/* bytes of native code */
 	void *jit_body;			/* the image's body: where tail calls land */
+	void *jit_tail;			/* direct image's entry for tail calls, or NULL */
 	struct bpf_insn insnsi[];	/* after load-time fix-ups */
 };
 

@@ -12,12 +12,15 @@
  * Two images share one mapping. The direct image, for programs that can
  * neither abort nor count anything per run (see jit_direct_ok(): what
  * the verifier proved and nothing else, which is every program that is not
- * hardened, raw, or using tail calls or may_goto), is prog->bpf_func
+ * hardened, raw, using may_goto, or a tail call next to a bpf-to-bpf
+ * call), is prog->bpf_func
  * itself, as in the kernel: it pushes only the callee-saved registers the
  * program names, keeps the whole call chain's stack in its own native
  * frame (zeroed there when the program may read unwritten stack), makes
  * bpf-to-bpf calls native calls and returns from the main program's
- * EXITs; there is no run state and no C wrapper. The other image, which every program has (tail calls land in
+ * EXITs; a tail call undoes the frame and jumps to the target's direct
+ * image with the count in eax; there is no run state and no C wrapper.
+ * The other image, which every program has (tail calls from it land in
  * its body), has an entry that saves the C callee-saved registers, loads
  * r12 and rbp and calls the body; the epilogue; the body (one code block
  * per instruction slot, jump offsets resolved over passes until the sizes
@@ -135,6 +138,8 @@ struct jit_ctx {
 	bool direct;
 	bool ctx_slot;
 	s32 cpu_off;		/* [slots + cpu_off]: the CPU, for PERCPU_ARRAY; -1: none */
+	s32 tcc_off;		/* [rsp + tcc_off]: the tail-call count; -1: no tail call */
+	u32 tail_entry;		/* where tail calls from direct images enter (after tcc = 0) */
 	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
 	u8 saved[5];
 	u8 nr_saved;
@@ -982,11 +987,12 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
  * prologue keeps.
  */
 static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
-					    const struct bpf_array *array)
+					    const struct bpf_array *array, bool fold)
 {
 	u32 p;
 
-	emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
+	if (!fold)
+		emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
 	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
 	emit_alu_rr(c, 0x31, false, RAX, RAX);
 	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
@@ -1008,18 +1014,27 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 	emit_mul_k(c, true, R11, (s32)(array->elem_size * array->map.max_entries));
 	emit_alu_rr(c, 0x01, true, RAX, R11);
 	patch8(c, p);
-	emit_jmp_to(c, c->addrs[i + 3], true);
+	if (!fold)
+		emit_jmp_to(c, c->addrs[i + 3], true);
 }
 
-static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_array *array)
+/*
+ * The lookup at the LD_IMM64 of slot @i (the map) for the call at i + 2.
+ * With @fold (nothing jumps to the call), the call's slot is folded in:
+ * no R1 (the checker has it unreadable after the call) and no jump over
+ * a call nobody reaches. Otherwise the call stays for the other paths.
+ */
+static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_array *array,
+				     bool fold)
 {
 	u32 p;
 
 	if (array->map.ops == &percpu_array_map_ops) {
-		emit_inline_percpu_array_lookup(c, i, array);
+		emit_inline_percpu_array_lookup(c, i, array, fold);
 		return;
 	}
-	emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
+	if (!fold)
+		emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
 	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
 	emit_alu_rr(c, 0x31, false, RAX, RAX);
 	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
@@ -1029,7 +1044,8 @@ static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_
 	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->value);
 	emit_alu_rr(c, 0x01, true, RAX, R11);
 	patch8(c, p);
-	emit_jmp_to(c, c->addrs[i + 3], true);
+	if (!fold)
+		emit_jmp_to(c, c->addrs[i + 3], true);
 }
 
 _Static_assert(offsetof(struct xdp_rxq_info, dev) == offsetof(struct xdp_txq_info, dev),
@@ -1250,19 +1266,21 @@ static void emit_loop_align(struct jit_ctx *c, u32 i)
  * stack is a frame on the native stack, EXIT is the epilogue, and only the
  * callee-saved registers the program uses are pushed. Having no run state,
  * it is only for programs that cannot abort and keep no per-run count: XDP,
- * no checked access or helper argument, no budget, no tail call or
- * may_goto. A bpf-to-bpf call is a native call within the image: the
+ * no checked access or helper argument, no budget or may_goto, and tail
+ * calls only in programs without bpf-to-bpf calls (the count then lives in
+ * the frame: emit_direct_tail_call()). A bpf-to-bpf call is a native call within the image: the
  * checker bounded the chain's depth and its stack (check_max_stack_depth()),
  * so the frame holds the whole chain's stack and nothing is counted; the
  * ctx and CPU slots are then reached through r12 (the main frame's rsp).
  * A stack to zero is zeroed in the prologue,
  * only the chain's depth of it. Every program also gets the image with the
- * C entry: tail calls land in its body.
+ * C entry: tail calls from C-entry images land in its body.
  */
 static bool jit_direct_ok(const struct jit_ctx *c)
 {
 	const struct bpf_verifier_info *vi = c->vi;
 	const struct bpf_prog *prog = c->prog;
+	bool subprogs = false, tail_calls = false;
 	u32 i;
 
 	if (prog->type != BPF_PROG_TYPE_XDP || vi->needs_budget)
@@ -1285,8 +1303,14 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 			if (insn->code == (BPF_LD | BPF_IMM | BPF_DW))
 				i++;
 			break;
+		case BPF_JMP32:
+			if (insn->code == (BPF_JMP32 | BPF_CALL))
+				subprogs = true;
+			break;
 		case BPF_JMP:
-			if (op == BPF_TAIL_CALL || op == BPF_JCOND)
+			if (op == BPF_TAIL_CALL)
+				tail_calls = true;
+			if (op == BPF_JCOND)
 				return false;
 			if (op == BPF_CALL && ((u32)insn->imm >= vi->nr_calls ||
 					       vi->calls[insn->imm].nr_checks))
@@ -1294,7 +1318,8 @@ static bool jit_direct_ok(const struct jit_ctx *c)
 			break;
 		}
 	}
-	return true;
+	/* a tail call leaves from the main frame only (emit_direct_tail_call()) */
+	return !(subprogs && tail_calls);
 }
 
 /*
@@ -1342,11 +1367,12 @@ static u32 bpf_jit_this_cpu(void)
  * The frame of a direct image: the callee-saved registers the program
  * names (R6..R10), rsp 16-byte aligned in the body when it calls C, and
  *
- *   rsp              + 8 (if ctx)      + cpu_off + 8    rbp = R10
- *   | ctx (ctx fields,| CPU (PERCPU_  | program stack,  | pushes | ret
- *   |  CPU call)      |  ARRAY lookup)| max_stack_depth |
+ *   rsp              + 8 (if ctx)    + cpu_off   + tcc_off  rbp = R10
+ *   | ctx (ctx fields,| CPU (PERCPU_ | tail-call | program stack,  | pushes | ret
+ *   |  CPU call)      | ARRAY lookup)| count     | max_stack_depth |
  *
- * The CPU slot only without static TLS (jit_tls_static()).
+ * The CPU slot only without static TLS (jit_tls_static()), the count only
+ * in programs with tail calls.
  *
  * With bpf-to-bpf calls and a slot, r12 (pushed first) keeps the main
  * body's rsp for the callees, whose rsp is lower.
@@ -1355,7 +1381,7 @@ static void jit_direct_frame(struct jit_ctx *c)
 {
 	static const u8 callee[] = { BPF_REG_6, BPF_REG_7, BPF_REG_8, BPF_REG_9, BPF_REG_10 };
 	const struct bpf_prog *prog = c->prog;
-	bool used[MAX_BPF_REG] = { 0 }, calls = false, ctx = false, cpu = false;
+	bool used[MAX_BPF_REG] = { 0 }, calls = false, ctx = false, cpu = false, tail = false;
 	const struct bpf_array *array;
 	u32 i, k, lo, depth;
 
@@ -1374,6 +1400,8 @@ static void jit_direct_frame(struct jit_ctx *c)
 		}
 		if (insn->code == (BPF_LDX | BPF_CTX_FIELD | BPF_W))
 			ctx = true;
+		if (insn->code == (BPF_JMP | BPF_TAIL_CALL))
+			tail = true;
 		used[insn->dst_reg & 0xf] = true;
 		used[insn->src_reg & 0xf] = true;
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
@@ -1391,6 +1419,8 @@ static void jit_direct_frame(struct jit_ctx *c)
 	c->ctx_slot = ctx;
 	c->cpu_off = cpu ? (s32)lo : -1;
 	lo += cpu ? 8 : 0;
+	c->tcc_off = tail ? (s32)lo : -1;
+	lo += tail ? 8 : 0;
 	depth = used[BPF_REG_10] ? (prog->aux->max_stack_depth + 7) & ~7u : 0;
 	c->fp_top = used[BPF_REG_10] ? (s32)(lo + depth) : -1;
 	c->stack_depth = depth;
@@ -1427,6 +1457,10 @@ static void emit_direct_prologue(struct jit_ctx *c)
 {
 	u32 k;
 
+	/* entered from C: no tail call yet; a tail call enters after this with eax */
+	if (c->tcc_off >= 0)
+		emit_alu_rr(c, 0x31, false, RAX, RAX);
+	c->tail_entry = c->pos;
 	if (c->slots == R12)
 		emit_push(c, R12);
 	for (k = 0; k < c->nr_saved; k++)
@@ -1437,6 +1471,8 @@ static void emit_direct_prologue(struct jit_ctx *c)
 		emit_mov_rr(c, true, R12, RSP);
 	if (c->ctx_slot)
 		emit_st64(c, RDI, RSP, 0);
+	if (c->tcc_off >= 0)
+		emit_mem(c, 0x89, false, RAX, RSP, c->tcc_off);
 	if (c->cpu_off >= 0) {
 		emit_call_abs(c, bpf_jit_this_cpu);
 		emit_mem(c, 0x89, false, RAX, RSP, c->cpu_off);
@@ -1473,7 +1509,8 @@ static void emit_direct_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_
 		emit_pop(c, c->saved[k]);
 }
 
-static void emit_direct_epilogue(struct jit_ctx *c)
+/* The frame undone: rsp and the callee-saved registers as on entry. */
+static void emit_direct_unwind(struct jit_ctx *c)
 {
 	u32 k;
 
@@ -1483,7 +1520,63 @@ static void emit_direct_epilogue(struct jit_ctx *c)
 		emit_pop(c, c->saved[k]);
 	if (c->slots == R12)
 		emit_pop(c, R12);
+}
+
+static void emit_direct_epilogue(struct jit_ctx *c)
+{
+	emit_direct_unwind(c);
 	emit1(c, 0xc3);
+}
+
+/*
+ * A tail call in a direct image, as the kernel's JIT makes it: the count
+ * (in the frame) checked against MAX_TAIL_CALL_CNT and raised before the
+ * slot is read, so an empty slot counts; then this frame is undone and the
+ * target entered with R1 (the ctx) as it is and the count in eax: at its
+ * tail entry (bpf_prog.jit_tail) when it has a direct image, else through
+ * bpf_jit_tail_call_run(), which runs its other image with that count and
+ * returns to whoever called this program. A target with no image is a
+ * miss. r9-r11 are scratch; nothing is changed on a miss but the count.
+ */
+static u64 bpf_jit_tail_call_run(const struct xdp_buff *xdp, const struct bpf_prog *tgt, u32 tcc);
+
+static void emit_direct_tail_call(struct jit_ctx *c)
+{
+	u32 p_miss[4], n = 0, p_direct, k;
+
+	/* R2 = array, R3 = index */
+	emit_mov_rr(c, false, R10, RDX);
+	emit_mem(c, 0x3b, false, R10, RSI, offsetof(struct bpf_array, map.max_entries));
+	p_miss[n++] = emit_jcc8(c, CC_AE);
+	emit_mem(c, 0x8b, false, R9, RSP, c->tcc_off);
+	emit_alu_ri(c, 7, false, R9, MAX_TAIL_CALL_CNT);
+	p_miss[n++] = emit_jcc8(c, CC_AE);
+	emit_alu_ri(c, 0, false, R9, 1);
+	emit_mem(c, 0x89, false, R9, RSP, c->tcc_off);
+	/* r11 = array->ptrs[index] */
+	emit_rex(c, true, R11, R10, RSI, false);
+	emit1(c, 0x8b);
+	emit1(c, 0x84 | ((R11 & 7) << 3));		/* mod 10, rm = SIB */
+	emit1(c, 0xc0 | ((R10 & 7) << 3) | (RSI & 7));	/* scale 8 */
+	emit4(c, offsetof(struct bpf_array, ptrs));
+	emit_alu_rr(c, 0x85, true, R11, R11);
+	p_miss[n++] = emit_jcc8(c, CC_E);
+	emit_ld64(c, R10, R11, offsetof(struct bpf_prog, jit_tail));
+	emit_alu_rr(c, 0x85, true, R10, R10);
+	p_direct = emit_jcc8(c, CC_NE);
+	emit_alu_mi(c, 7, true, R11, offsetof(struct bpf_prog, jit_body), 0);
+	p_miss[n++] = emit_jcc8(c, CC_E);
+	emit_mov_rr(c, true, RSI, R11);
+	emit_mov_rr(c, false, RDX, R9);
+	emit_mov_imm64(c, R10, (u64)(uintptr_t)bpf_jit_tail_call_run);
+	patch8(c, p_direct);
+	emit_mov_rr(c, false, RAX, R9);
+	emit_direct_unwind(c);
+	emit_rex(c, false, 0, 0, R10, false);		/* jmp r10 */
+	emit1(c, 0xff);
+	emit_modrm_reg(c, 4, R10);
+	for (k = 0; k < n; k++)
+		patch8(c, p_miss[k]);
 }
 
 /*
@@ -1834,8 +1927,11 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 		if (i + 1 >= c->prog->len)
 			goto unsupported;
 		array = array_lookup_at(c, i);
-		if (array) {
-			emit_inline_array_lookup(c, i, array);
+		if (array && !c->target[i + 2]) {
+			emit_inline_array_lookup(c, i, array, true);
+			return 3;
+		} else if (array) {
+			emit_inline_array_lookup(c, i, array, false);
 		} else {
 			emit_mov_imm64(c, dst, (u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32);
 		}
@@ -1876,7 +1972,10 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 			emit_subprog_call(c, i, insn);
 		return 1;
 	case BPF_JMP | BPF_TAIL_CALL:
-		emit_tail_call(c);
+		if (c->direct)
+			emit_direct_tail_call(c);
+		else
+			emit_tail_call(c);
 		return 1;
 
 	/* memory */
@@ -1972,6 +2071,9 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 			emit1(c, 0xf7);
 			emit_modrm_reg(c, 0, dst);
 			emit4(c, (u32)imm);
+		} else if (!imm) {
+			/* test dst, dst: the flags of cmp dst, 0 for every condition, 1 byte shorter */
+			emit_alu_rr(c, 0x85, !w32, dst, dst);
 		} else {
 			emit_alu_ri(c, 7, !w32, dst, imm);
 		}
@@ -2172,6 +2274,7 @@ struct bpf_prog *bpf_int_jit_compile(struct bpf_prog *prog)
 	prog->aux->jit_direct = std ? image + direct_at : NULL;
 	prog->jited_len = std ? c.pos : std_len;
 	prog->jit_body = image + body;
+	prog->jit_tail = std ? image + direct_at + c.tail_entry : NULL;
 	prog->jited = 1;
 	/* the last pass's offsets are those of the image bpf_func enters */
 	prog->aux->jit_insn_off = c.addrs;
@@ -2204,26 +2307,21 @@ void bpf_jit_free(struct bpf_prog *prog)
 	prog->aux->jit_image = NULL;
 	prog->aux->jit_direct = NULL;
 	prog->jit_body = NULL;
+	prog->jit_tail = NULL;
 	prog->jited = 0;
 }
 
-u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
-		     u64 mem_len, enum bpf_abort_reason *reason)
+/* The C-entry image of @prog, with @tcc tail calls already made. */
+static u64 __bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+			      u64 mem_len, enum bpf_abort_reason *reason, u32 tcc)
 {
 	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
 	u64 stack[BPF_JIT_STACK / sizeof(u64)];
 	struct bpf_jit_run run;
 	u64 ret;
 
-	if (prog->aux->jit_direct && xdp) {
-		/* nothing to set up, nothing can abort */
-		if (reason)
-			*reason = BPF_ABORT_NONE;
-		return ((u64 (*)(const void *, const struct bpf_prog *))prog->aux->jit_direct)(xdp,
-											  prog);
-	}
 	run.budget = BPF_INSN_BUDGET - (s64)prog->len;
-	run.tail_call_cnt = 0;
+	run.tail_call_cnt = tcc;
 	run.depth = 0;
 	run.may_goto_cnt = BPF_MAX_LOOPS;
 	run.stack_lo = (u8 *)stack;
@@ -2246,6 +2344,30 @@ u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, vo
 	if (reason)
 		*reason = run.reason;
 	return ret;
+}
+
+/*
+ * A direct image's tail call into a program that has only the C-entry
+ * image: run there with the count so far, the result returned to the
+ * caller of the program that tail-called. An abort counts against the
+ * target, whose run this is.
+ */
+static u64 bpf_jit_tail_call_run(const struct xdp_buff *xdp, const struct bpf_prog *tgt, u32 tcc)
+{
+	return __bpf_jit_prog_run(tgt, xdp, NULL, 0, NULL, tcc);
+}
+
+u64 bpf_jit_prog_run(const struct bpf_prog *prog, const struct xdp_buff *xdp, void *mem,
+		     u64 mem_len, enum bpf_abort_reason *reason)
+{
+	if (prog->aux->jit_direct && xdp) {
+		/* nothing to set up, nothing can abort (a tail-called target counts its own) */
+		if (reason)
+			*reason = BPF_ABORT_NONE;
+		return ((u64 (*)(const void *, const struct bpf_prog *))prog->aux->jit_direct)(xdp,
+											  prog);
+	}
+	return __bpf_jit_prog_run(prog, xdp, mem, mem_len, reason, 0);
 }
 
 unsigned int bpf_prog_run_xdp_jit(const void *ctx, const struct bpf_prog *prog)

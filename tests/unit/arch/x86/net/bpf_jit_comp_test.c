@@ -554,6 +554,9 @@ START_TEST(test_tail_call_limit)
 	struct test_pkt pkt;
 
 	ck_assert_msg(prog, "%s", log_buf);
+	/* a tail call in the main program: the direct image, into itself */
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	ck_assert_ptr_nonnull(prog->jit_tail);
 	test_pkt_init(&pkt, 14);
 	jt->ptrs[0] = prog;
 	ck_assert_uint_eq(bpf_jit_prog_run(prog, &pkt.xdp, NULL, 0, NULL), 1);
@@ -562,6 +565,67 @@ START_TEST(test_tail_call_limit)
 	ck_assert_uint_eq(bpf_jit_prog_run(prog, &pkt.xdp, NULL, 0, NULL), 1);
 	ck_assert_uint_eq(*(u64 *)cnt->value, 2 + MAX_TAIL_CALL_CNT);
 	bpf_prog_put(prog);
+	bpf_map_put(&jt->map);
+	bpf_map_put(&cnt->map);
+}
+END_TEST
+
+/*
+ * A direct image tail-calls (slot 0) a program that has only the C-entry
+ * image (a bpf-to-bpf call next to its tail call), which tail-calls itself
+ * (slot 1) until the limit: it must start from the caller's count, so it
+ * runs MAX_TAIL_CALL_CNT times, not one more; the interpreter agrees.
+ */
+START_TEST(test_tail_call_direct_to_entry)
+{
+	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 2);
+	struct bpf_array *cnt = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 1);
+	struct bpf_insn caller[] = {
+		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 0),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 7),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn tgt_insns[] = {
+		BPF_MOV64_REG(BPF_REG_6, BPF_REG_1),
+		BPF_CALL_REL(12),
+		BPF_LD_MAP_VALUE(BPF_REG_2, cnt->map.id, 0),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 0),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 1),
+		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
+		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
+		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
+		BPF_MOV64_IMM(BPF_REG_3, 1),
+		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_MOV64_IMM(BPF_REG_0, 5),
+		BPF_EXIT_INSN(),
+		/* sub() */
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *prog, *tgt;
+	struct test_pkt pkt;
+
+	prog = load_jit(caller, ARRAY_SIZE(caller), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(prog, "%s", log_buf);
+	tgt = load_jit(tgt_insns, ARRAY_SIZE(tgt_insns), BPF_PROG_TYPE_XDP);
+	ck_assert_msg(tgt, "%s", log_buf);
+	ck_assert_ptr_nonnull(prog->aux->jit_direct);
+	ck_assert_ptr_null(tgt->aux->jit_direct);
+	ck_assert_ptr_null(tgt->jit_tail);
+	test_pkt_init(&pkt, 14);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 7);	/* empty slot */
+	jt->ptrs[0] = tgt;
+	jt->ptrs[1] = tgt;
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), 5);
+	ck_assert_uint_eq(*(u64 *)cnt->value, 2 * MAX_TAIL_CALL_CNT);
+	ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), 5);
+	ck_assert_uint_eq(*(u64 *)cnt->value, 3 * MAX_TAIL_CALL_CNT);
+	jt->ptrs[0] = NULL;
+	jt->ptrs[1] = NULL;
+	bpf_prog_put(prog);
+	bpf_prog_put(tgt);
 	bpf_map_put(&jt->map);
 	bpf_map_put(&cnt->map);
 }
@@ -936,6 +1000,7 @@ START_TEST(test_tail_call_to_interpreted)
 	bpf_jit_enable = 1;
 	ck_assert(jited && tgt_jit && interp && tgt_interp);
 	ck_assert(!interp->jited && !tgt_interp->jited);
+	ck_assert_ptr_nonnull(jited->aux->jit_direct);
 	jt->ptrs[0] = tgt_jit;
 	ck_assert_uint_eq(bpf_prog_run(jited, &pkt.xdp), 42);
 	ck_assert_uint_eq(bpf_prog_run(interp, &pkt.xdp), 42);	/* interpreted -> JITed */
@@ -1100,6 +1165,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_direct_subprog_calls);
 	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
+	tcase_add_test(tc, test_tail_call_direct_to_entry);
 	tcase_add_test(tc, test_call_depth);
 	tcase_add_test(tc, test_tail_call_stack);
 	tcase_add_test(tc, test_subprog_and_ctx);
