@@ -1085,25 +1085,36 @@ static void emit_ctx_field(struct jit_ctx *c, u8 dst, s32 field)
 	emit_mov_rr(c, true, dst, R11);
 }
 
-static void emit_tail_call(struct jit_ctx *c)
+/* A tail call's index (R3) checked against the array (R2): r10d = index; the miss jump. */
+static u32 emit_tail_call_index(struct jit_ctx *c)
 {
-	u32 p_miss[5], n = 0, k;
-
-	/* R2 = array, R3 = index */
 	emit_mov_rr(c, false, R10, RDX);
 	emit_mem(c, 0x3b, false, R10, RSI, offsetof(struct bpf_array, map.max_entries));
-	p_miss[n++] = emit_jcc8(c, CC_AE);
-	emit_alu_mi(c, 7, false, R12, RUN_OFF(tail_call_cnt), MAX_TAIL_CALL_CNT);
-	p_miss[n++] = emit_jcc8(c, CC_AE);
-	emit_alu_mi(c, 0, false, R12, RUN_OFF(tail_call_cnt), 1);
-	/* r11 = array->ptrs[index] */
+	return emit_jcc8(c, CC_AE);
+}
+
+/* r11 = array->ptrs[index]; the jump taken for an empty slot. */
+static u32 emit_tail_call_slot(struct jit_ctx *c)
+{
 	emit_rex(c, true, R11, R10, RSI, false);
 	emit1(c, 0x8b);
 	emit1(c, 0x84 | ((R11 & 7) << 3));		/* mod 10, rm = SIB */
 	emit1(c, 0xc0 | ((R10 & 7) << 3) | (RSI & 7));	/* scale 8 */
 	emit4(c, offsetof(struct bpf_array, ptrs));
 	emit_alu_rr(c, 0x85, true, R11, R11);
-	p_miss[n++] = emit_jcc8(c, CC_E);
+	return emit_jcc8(c, CC_E);
+}
+
+static void emit_tail_call(struct jit_ctx *c)
+{
+	u32 p_miss[5], n = 0, k;
+
+	/* R2 = array, R3 = index */
+	p_miss[n++] = emit_tail_call_index(c);
+	emit_alu_mi(c, 7, false, R12, RUN_OFF(tail_call_cnt), MAX_TAIL_CALL_CNT);
+	p_miss[n++] = emit_jcc8(c, CC_AE);
+	emit_alu_mi(c, 0, false, R12, RUN_OFF(tail_call_cnt), 1);
+	p_miss[n++] = emit_tail_call_slot(c);
 	emit_ld64(c, R9, R11, offsetof(struct bpf_prog, aux));
 	emit_alu_mi(c, 7, true, R9, offsetof(struct bpf_prog_aux, verifier_info), 0);
 	p_miss[n++] = emit_jcc8(c, CC_E);
@@ -1545,22 +1556,13 @@ static void emit_direct_tail_call(struct jit_ctx *c)
 	u32 p_miss[4], n = 0, p_direct, k;
 
 	/* R2 = array, R3 = index */
-	emit_mov_rr(c, false, R10, RDX);
-	emit_mem(c, 0x3b, false, R10, RSI, offsetof(struct bpf_array, map.max_entries));
-	p_miss[n++] = emit_jcc8(c, CC_AE);
+	p_miss[n++] = emit_tail_call_index(c);
 	emit_mem(c, 0x8b, false, R9, RSP, c->tcc_off);
 	emit_alu_ri(c, 7, false, R9, MAX_TAIL_CALL_CNT);
 	p_miss[n++] = emit_jcc8(c, CC_AE);
 	emit_alu_ri(c, 0, false, R9, 1);
 	emit_mem(c, 0x89, false, R9, RSP, c->tcc_off);
-	/* r11 = array->ptrs[index] */
-	emit_rex(c, true, R11, R10, RSI, false);
-	emit1(c, 0x8b);
-	emit1(c, 0x84 | ((R11 & 7) << 3));		/* mod 10, rm = SIB */
-	emit1(c, 0xc0 | ((R10 & 7) << 3) | (RSI & 7));	/* scale 8 */
-	emit4(c, offsetof(struct bpf_array, ptrs));
-	emit_alu_rr(c, 0x85, true, R11, R11);
-	p_miss[n++] = emit_jcc8(c, CC_E);
+	p_miss[n++] = emit_tail_call_slot(c);
 	emit_ld64(c, R10, R11, offsetof(struct bpf_prog, jit_tail));
 	emit_alu_rr(c, 0x85, true, R10, R10);
 	p_direct = emit_jcc8(c, CC_NE);
