@@ -24,6 +24,7 @@ PACKAGES=(
 	lcov                                           # genhtml renders the coverage tracefiles in tests
 	libedit-dev                                    # line editing and history in uxdp shell
 	python3-docutils                               # rst2man: the man pages from Documentation/man
+	libdpdk-dev                                    # DPDK's rte_bpf JIT, a peer in uxdp-bench-prog
 )
 
 missing=()

@@ -228,6 +228,10 @@ KERNEL_CASES = [
      lambda: Ether(**ETH) / IP(src="10.0.0.1") / TCP() / Raw(b"abc"), NAT),
     ("xdp_drop_udp_port", None, lambda: udp(dport=9), None),
     ("xdp_drop_udp_port", None, lambda: udp(dport=9), {"drop_cfg": {bytes(4): bytes([9, 0, 0, 0])}}),
+    ("xdp_hdr_parse", None, lambda: udp(), None),
+    ("xdp_hdr_parse", None, lambda: udp(dport=9), None),
+    ("xdp_hdr_parse", None, lambda: Ether(**ETH) / IP(ttl=1) / TCP(dport=80), None),
+    ("xdp_hdr_parse", None, lambda: Ether(**ETH) / IPv6() / TCP(dport=7), None),
 ]
 
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The limit for uxdp-bench-prog: the algorithms of the loop and hash
- * example programs (examples/progs/xdp_csum_loop.c, xdp_byte_scan.c,
- * xdp_hash.c) and xdp_pass written in C and compiled natively (by clang
+ * The limit for uxdp-bench-prog: the algorithms of the loop, hash and
+ * header-parse example programs (examples/progs/xdp_csum_loop.c,
+ * xdp_byte_scan.c, xdp_hash.c, xdp_hdr_parse.c) and xdp_pass written in C and compiled natively (by clang
  * when it is installed, as the BPF programs are), over the same frame,
  * with their ARRAY maps as plain arrays and the same packet writes. Each
  * runs behind a function pointer, as bpf_func is called.
@@ -102,10 +102,60 @@ static NOINLINE unsigned int native_hash(struct bench_native_ctx *ctx)
 	return 2;
 }
 
+/* Big-endian 16 bits at @p. */
+static inline uint16_t be16_at(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static NOINLINE unsigned int native_hdr_parse(struct bench_native_ctx *ctx)
+{
+	uint8_t *data = ctx->data, *data_end = ctx->data_end, *l4;
+	uint16_t proto;
+	uint8_t l4proto;
+	int i;
+
+	if (data + 14 > data_end)
+		return 2;
+	proto = be16_at(data + 12);
+	l4 = data + 14;
+	for (i = 0; i < 2 && (proto == 0x8100 || proto == 0x88a8); i++) {
+		if (l4 + 4 > data_end)
+			return 2;
+		proto = be16_at(l4 + 2);
+		l4 += 4;
+	}
+	if (proto == 0x0800) {
+		uint8_t ihl;
+
+		if (l4 + 20 > data_end)
+			return 1;
+		ihl = l4[0] & 0xf;
+		if (ihl < 5 || l4[8] <= 1)
+			return 1;
+		l4proto = l4[9];
+		l4 += ihl * 4;
+	} else if (proto == 0x86dd) {
+		if (l4 + 40 > data_end || l4[7] <= 1)
+			return 1;
+		l4proto = l4[6];
+		l4 += 40;
+	} else {
+		return 2;
+	}
+	if (l4proto == 17 || l4proto == 6) {
+		if (l4 + (l4proto == 17 ? 8 : 20) > data_end)
+			return 1;
+		return be16_at(l4 + 2) < 16 ? 1 : 2;
+	}
+	return 2;
+}
+
 static const struct {
 	const char *prog;
 	bench_native_fn fn;
 } natives[] = {
+	{ "xdp_hdr_parse_prog", native_hdr_parse },
 	{ "xdp_pass_prog", native_pass },
 	{ "xdp_csum_loop_prog", native_csum_loop },
 	{ "xdp_byte_scan_prog", native_byte_scan },

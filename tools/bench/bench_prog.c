@@ -5,7 +5,8 @@
  * same process, for each example program, on both uxdp runtimes: the
  * interpreter and the x86-64 JIT (each object is loaded twice, with
  * net.core.bpf_jit_enable 0 and 1), and, for the programs that have one,
- * the same algorithm in C compiled natively (bench_native.c: the limit).
+ * the same algorithm in C compiled natively (bench_native.c: the limit), and
+ * DPDK's rte_bpf JIT where it can run the program (bench_dpdk.c).
  * Prints ns/run for each (gross), the same net of each runtime's cost for
  * the constant program xdp_pass (always measured first), the ratios
  * interpreter / JIT and kernel / JIT (above 1: the JIT is faster), JIT /
@@ -46,6 +47,9 @@
 #include <uxdp_bpf.h>
 
 #include "bench_native.h"
+#ifdef BENCH_DPDK
+#include "bench_dpdk.h"
+#endif
 
 struct bench_case {
 	const char *obj;
@@ -56,6 +60,7 @@ static const struct bench_case cases[] = {
 	{ "xdp_pass.o", "xdp_pass_prog" },
 	{ "xdp_drop.o", "xdp_drop_prog" },
 	{ "xdp1.o", "xdp_prog1" },
+	{ "xdp_hdr_parse.o", "xdp_hdr_parse_prog" },
 	{ "xdp_csum_loop.o", "xdp_csum_loop_prog" },
 	{ "xdp_byte_scan.o", "xdp_byte_scan_prog" },
 	{ "xdp_hash.o", "xdp_hash_prog" },
@@ -343,8 +348,10 @@ static void build_packet(unsigned char *p, uint32_t len)
 
 struct result {
 	const char *name;
-	double kernel_ns, uxdp_ns, interp_ns, native_ns;	/* uxdp_ns: the JIT */
-	uint32_t retval_k, retval_u, retval_i, retval_n;
+	double kernel_ns, uxdp_ns, interp_ns, native_ns, dpdk_ns;	/* uxdp_ns: the JIT */
+	uint32_t retval_k, retval_u, retval_i, retval_n, retval_d;
+	char dpdk_why[160];	/* why rte_bpf does not run it, if !dpdk_ok */
+	bool dpdk_ok;
 	uint64_t insns;
 	bool ok, kernel_ok, jited, native_ok;
 };
@@ -391,9 +398,10 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		    uint32_t size, struct result *r)
 {
 	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
-	double kt[64], ut[64], it[64], nt[64];
+	double kt[64], ut[64], it[64], nt[64], dt[64];
 	uint64_t t0;
-	static unsigned char pkt[9000], walk_pkt[9000], native_pkt[9000];
+	static unsigned char pkt[9000], walk_pkt[9000], native_pkt[9000], dpdk_pkt[9000];
+	struct bench_dpdk *dpdk = NULL;
 	bench_native_fn native = bench_native_find(c->prog);
 	struct uxdp_bpf_object *uobj = NULL, *iobj = NULL;
 	struct bpf_object *kobj = NULL;
@@ -427,6 +435,22 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		goto out;
 	r->jited = uxdp_bpf_prog_jit_info(uid, NULL, NULL, 0) > 0;
 	build_packet(native_pkt, size);
+	build_packet(dpdk_pkt, size);
+#ifdef BENCH_DPDK
+	if (kobj) {
+		const struct bpf_program *p = bpf_object__find_program_by_name(kobj, c->prog);
+
+		if (!p)
+			snprintf(r->dpdk_why, sizeof(r->dpdk_why), "not in the object");
+		else
+			bench_dpdk_load(bpf_program__insns(p), bpf_program__insn_cnt(p), size, &dpdk,
+					r->dpdk_why, sizeof(r->dpdk_why));
+	} else {
+		snprintf(r->dpdk_why, sizeof(r->dpdk_why), "libbpf cannot open it");
+	}
+#else
+	snprintf(r->dpdk_why, sizeof(r->dpdk_why), "built without DPDK (libdpdk-dev)");
+#endif
 	for (i = 0; i < rounds; i++) {
 		LIBBPF_OPTS(bpf_test_run_opts, ko);
 		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
@@ -460,7 +484,14 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 		r->retval_u = o.retval;
 		if (native)
 			nt[i] = native_run(native, native_pkt, size, repeat, &r->retval_n);
+#ifdef BENCH_DPDK
+		if (dpdk)
+			dt[i] = bench_dpdk_run(dpdk, dpdk_pkt, repeat, &r->retval_d);
+#endif
 	}
+	r->dpdk_ok = dpdk != NULL;
+	if (dpdk)
+		r->dpdk_ns = median(dt, rounds);
 	r->native_ok = native != NULL;
 	if (native)
 		r->native_ns = median(nt, rounds);
@@ -476,6 +507,9 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 	r->ok = true;
 	err = 0;
 out:
+#ifdef BENCH_DPDK
+	bench_dpdk_free(dpdk);
+#endif
 	uxdp_bpf_object_close(uobj);
 	uxdp_bpf_object_close(iobj);
 	bpf_object__close(kobj);
@@ -496,7 +530,7 @@ static double ratio(double a, double b)
 /* A table cell: the number, or n/a; @slot keeps the buffers of one row apart. */
 static const char *col(int slot, bool ok, double v)
 {
-	static char buf[6][16];
+	static char buf[8][16];
 
 	if (!ok)
 		return "n/a";
@@ -506,12 +540,30 @@ static const char *col(int slot, bool ok, double v)
 
 static const char *colf(int slot, bool ok, double v)
 {
-	static char buf[3][16];
+	static char buf[4][16];
 
 	if (!ok || v <= 0)
 		return "n/a";
 	snprintf(buf[slot], sizeof(buf[slot]), "%.2f", v);
 	return buf[slot];
+}
+
+/*
+ * A peer's figures in JSON: PEER_ns, RATIO_ratio (jit/peer if @jit_over,
+ * else peer/jit), PEER_retval_match, and net of the constant program
+ * (@pass_ns < 0: none) PEER_net_ns and RATIO_net_ratio.
+ */
+static void json_peer(const char *peer, const char *ratio_key, double ns, uint32_t retval,
+		      bool jit_over, const struct result *r, double pass_ns, double pass_jit)
+{
+	double jn = net_ns(r->uxdp_ns, pass_jit), pn = net_ns(ns, pass_ns);
+
+	printf(",\"%s_ns\":%.2f,\"%s_ratio\":%.3f,\"%s_retval_match\":%s", peer, ns, ratio_key,
+	       jit_over ? ratio(r->uxdp_ns, ns) : ratio(ns, r->uxdp_ns), peer,
+	       retval == r->retval_u ? "true" : "false");
+	if (pass_ns >= 0)
+		printf(",\"%s_net_ns\":%.2f,\"%s_net_ratio\":%.3f", peer, pn, ratio_key,
+		       jit_over ? ratio(jn, pn) : ratio(pn, jn));
 }
 
 int main(int argc, char **argv)
@@ -594,14 +646,16 @@ int main(int argc, char **argv)
 			if (r->ok && pass)
 				printf(",\"interp_net_ns\":%.2f,\"jit_net_ns\":%.2f",
 				       net_ns(r->interp_ns, pass->interp_ns), net_ns(r->uxdp_ns, pass->uxdp_ns));
-			if (r->ok && r->native_ok) {
-				printf(",\"native_ns\":%.2f,\"jit_native_ratio\":%.3f", r->native_ns,
-				       ratio(r->uxdp_ns, r->native_ns));
-				if (pass && pass->native_ok && r != pass)
-					printf(",\"native_net_ns\":%.2f,\"jit_native_net_ratio\":%.3f",
-					       net_ns(r->native_ns, pass->native_ns),
-					       ratio(net_ns(r->uxdp_ns, pass->uxdp_ns),
-						     net_ns(r->native_ns, pass->native_ns)));
+			if (r->ok && r->native_ok)
+				json_peer("native", "jit_native", r->native_ns, r->retval_n, true, r,
+					  pass && pass->native_ok && r != pass ? pass->native_ns : -1,
+					  pass ? pass->uxdp_ns : 0);
+			if (r->ok && r->dpdk_ok)
+				json_peer("dpdk", "dpdk_jit", r->dpdk_ns, r->retval_d, false, r,
+					  pass && pass->dpdk_ok && r != pass ? pass->dpdk_ns : -1,
+					  pass ? pass->uxdp_ns : 0);
+			else if (r->ok) {
+				printf(",\"dpdk_refused\":\"%s\"", r->dpdk_why);
 			}
 			if (r->ok && r->kernel_ok) {
 				printf(",\"kernel_ns\":%.2f,\"uxdp_ns\":%.2f,\"ratio\":%.3f,\"retval\":%u,\"retval_match\":%s",
@@ -625,11 +679,12 @@ int main(int argc, char **argv)
 	printf("uxdp-bench-prog: repeat %u, %d rounds (median), %u-byte IPv4/UDP frame, CPU 0\n",
 	       repeat, rounds, size);
 	printf("ns/run: kernel = its JIT, jit = uxdp's JIT, interp = uxdp's interpreter, native = the\n"
-	       "algorithm in C (%s); net = minus that runtime's %s; k/j = kernel/jit,\n"
-	       "i/j = interp/jit, j/n = jit/native (net)\n", bench_native_compiler(), cases[0].prog);
-	printf("%-20s %6s %6s %6s %6s | %5s %5s %6s %5s | %5s %5s %6s %5s %6s %6s\n", "program",
-	       "kernel", "jit", "interp", "native", "net k", "net j", "net i", "net n", "k/j", "net",
-	       "i/j", "j/n", "insns", "ns/ins");
+	       "algorithm in C (%s), dpdk = DPDK's rte_bpf JIT (where it runs the program);\n"
+	       "net = minus that runtime's %s; k/j = kernel/jit, i/j = interp/jit,\n"
+	       "j/n = jit/native (net), d/j = dpdk/jit (net)\n", bench_native_compiler(), cases[0].prog);
+	printf("%-20s %6s %6s %6s %6s %6s | %5s %5s %6s %5s %5s | %5s %5s %6s %5s %5s %6s %6s\n",
+	       "program", "kernel", "jit", "interp", "native", "dpdk", "net k", "net j", "net i",
+	       "net n", "net d", "k/j", "net", "i/j", "j/n", "d/j", "insns", "ns/ins");
 	for (i = 0; i < n; i++) {
 		const struct result *r = &res[i];
 
@@ -637,15 +692,18 @@ int main(int argc, char **argv)
 			printf("%-20s %6s\n", r->name, "failed");
 			continue;
 		}
-		printf("%-20.20s %6s %6.1f %6.1f %6s |", r->name, col(0, r->kernel_ok, r->kernel_ns),
-		       r->uxdp_ns, r->interp_ns, col(1, r->native_ok, r->native_ns));
-		printf(" %5s %5s %6s %5s |",
+		printf("%-20.20s %6s %6.1f %6.1f %6s %6s |", r->name, col(0, r->kernel_ok, r->kernel_ns),
+		       r->uxdp_ns, r->interp_ns, col(1, r->native_ok, r->native_ns),
+		       col(6, r->dpdk_ok, r->dpdk_ns));
+		printf(" %5s %5s %6s %5s %5s |",
 		       col(2, r->kernel_ok && pass && pass->kernel_ok,
 			   net_ns(r->kernel_ns, pass ? pass->kernel_ns : 0)),
 		       col(3, pass, net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0)),
 		       col(4, pass, net_ns(r->interp_ns, pass ? pass->interp_ns : 0)),
 		       col(5, r->native_ok && pass && pass->native_ok,
-			   net_ns(r->native_ns, pass ? pass->native_ns : 0)));
+			   net_ns(r->native_ns, pass ? pass->native_ns : 0)),
+		       col(7, r->dpdk_ok && pass && pass->dpdk_ok,
+			   net_ns(r->dpdk_ns, pass ? pass->dpdk_ns : 0)));
 		printf(" %5s", colf(0, r->kernel_ok, ratio(r->kernel_ns, r->uxdp_ns)));
 		printf(" %5s", colf(1, r->kernel_ok && pass && pass->kernel_ok && r != pass,
 				    ratio(net_ns(r->kernel_ns, pass ? pass->kernel_ns : 0),
@@ -654,6 +712,9 @@ int main(int argc, char **argv)
 		printf(" %5s", colf(2, r->native_ok && pass && pass->native_ok && r != pass,
 				    ratio(net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0),
 					  net_ns(r->native_ns, pass ? pass->native_ns : 0))));
+		printf(" %5s", colf(3, r->dpdk_ok && pass && pass->dpdk_ok && r != pass,
+				    ratio(net_ns(r->dpdk_ns, pass ? pass->dpdk_ns : 0),
+					  net_ns(r->uxdp_ns, pass ? pass->uxdp_ns : 0))));
 		if (r->insns)
 			printf(" %6llu %6.3f\n", (unsigned long long)r->insns,
 			       r->uxdp_ns / r->insns);
@@ -664,6 +725,8 @@ int main(int argc, char **argv)
 		if (r->retval_i != r->retval_u)
 			printf("  WARNING: verdicts differ (interpreter %u, JIT %u)\n", r->retval_i,
 			       r->retval_u);
+		if (r->dpdk_ok && r->retval_d != r->retval_u)
+			printf("  WARNING: verdicts differ (DPDK %u, JIT %u)\n", r->retval_d, r->retval_u);
 		if (r->native_ok && r->retval_n != r->retval_u)
 			printf("  WARNING: verdicts differ (native %u, JIT %u)\n", r->retval_n,
 			       r->retval_u);
