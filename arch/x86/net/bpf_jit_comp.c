@@ -1625,6 +1625,18 @@ static int emit_fused(struct jit_ctx *c, u32 i)
 			 BPF_OP(b->code) == BPF_ADD ? b->imm : -b->imm);
 		return 2;
 	}
+	/*
+	 * "rX = rY; rX += rZ" (a packet pointer plus an index) as one lea,
+	 * rZ read before the move when it is rX itself.
+	 */
+	if ((a->code == (BPF_ALU64 | BPF_MOV | BPF_X) || a->code == (BPF_ALU | BPF_MOV | BPF_X)) &&
+	    !a->off && b->code == (BPF_CLASS(a->code) | BPF_ADD | BPF_X)) {
+		u8 src = reg2hex[a->src_reg & 0xf];
+
+		emit_lea_index(c, w, dst, src, b->src_reg == a->dst_reg ? src :
+			       reg2hex[b->src_reg & 0xf], 0, 0);
+		return 2;
+	}
 	/* "rX <<= 32; rX >>= 32", clang's zero extension, as mov eX, eX */
 	if (a->code == (BPF_ALU64 | BPF_LSH | BPF_K) && a->imm == 32 &&
 	    b->code == (BPF_ALU64 | BPF_RSH | BPF_K) && b->imm == 32) {
@@ -2078,6 +2090,18 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 			emit_alu_rr(c, 0x85, !w32, dst, dst);
 		} else {
 			emit_alu_ri(c, 7, !w32, dst, imm);
+		}
+		if (insn->off && i + 1 < c->prog->len && !c->target[i + 1] &&
+		    insn[1].code == (BPF_JMP | BPF_JA)) {
+			/*
+			 * "if cond goto X; goto Y" (clang's loop latch: exit
+			 * test, then the back edge) as "if !cond goto Y; goto X":
+			 * the path that repeats takes one jump, not two.
+			 */
+			emit_bpf_jump(c, cc ^ 1, i + 1, insn[1].off);
+			if (insn->off != 1)
+				emit_bpf_jump(c, -1, i, insn->off);
+			return 2;
 		}
 		if (insn->off)
 			emit_bpf_jump(c, cc, i, insn->off);

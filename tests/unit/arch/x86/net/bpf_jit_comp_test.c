@@ -201,6 +201,47 @@ END_TEST
  * 64-bit OR must stay as it is) and with it truncated, where the image
  * must hold the rol.
  */
+/*
+ * Two-slot forms: "rX = rY; rX += rZ" as one lea (rZ another register, or
+ * rX itself, read before the move; 64 and 32 bits, the 32-bit sum
+ * wrapping), and a loop latch "if cond goto out; goto head" emitted as
+ * "if !cond goto head; goto out". The loop runs 10 times, summing.
+ */
+START_TEST(test_lea_and_latch)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_2, 5),
+		BPF_LD_IMM64_RAW(BPF_REG_3, 0, 0x1fffffff7ULL),
+		BPF_MOV64_IMM(BPF_REG_5, 1000),
+		BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_4, BPF_REG_3),	/* 0x1fffffffc */
+		BPF_MOV64_REG(BPF_REG_5, BPF_REG_3),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_5, BPF_REG_5),	/* r3 + r3 */
+		BPF_RAW_INSN(BPF_ALU | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_3, 0, 0),
+		BPF_RAW_INSN(BPF_ALU | BPF_ADD | BPF_X, BPF_REG_6, BPF_REG_2, 0, 0),	/* (u32)(0xfffffff7 + 5) */
+		BPF_MOV64_IMM(BPF_REG_0, 0),
+		BPF_MOV64_IMM(BPF_REG_1, 0),
+		/* head: */
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_4),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_1, 1),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_1, 10, 1),
+		BPF_JMP_A(-4),
+		/* out: */
+		BPF_ALU64_REG(BPF_XOR, BPF_REG_0, BPF_REG_5),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_EXIT_INSN(),
+	};
+	u64 want = (10 * 0x1fffffffcULL ^ (2 * 0x1fffffff7ULL)) + (u32)(0xfffffff7u + 5);
+	struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_XDP);
+	struct test_pkt pkt;
+
+	ck_assert_msg(prog, "%s", log_buf);
+	test_pkt_init(&pkt, 14);
+	ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+	bpf_prog_put(prog);
+}
+END_TEST
+
 START_TEST(test_rotate_idioms)
 {
 	static const u32 masks[] = { 0xfff80000, 0xfff00000, 0xfffc0000, 0x7ff80000 };
@@ -1162,6 +1203,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_direct_image);
 	tcase_add_test(tc, test_fused_pairs);
 	tcase_add_test(tc, test_rotate_idioms);
+	tcase_add_test(tc, test_lea_and_latch);
 	tcase_add_test(tc, test_direct_subprog_calls);
 	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
