@@ -356,6 +356,13 @@ struct bpf_insn_aux_data {
 	s64 ldimm_off;
 	/* helper call: the argument checks the hardened runtime makes */
 	bool call_seen;
+	/*
+	 * The map its R1 names on every path (record_func_map()), or
+	 * call_map_poison when two differ: fixups then call the map's op
+	 * directly, as the kernel's do_misc_fixups() does.
+	 */
+	struct bpf_map *call_map;
+	bool call_map_poison;
 	bool arg_check[5];
 	u32 arg_region[5];
 	u8 arg_size_reg[5];

@@ -121,6 +121,57 @@ int check_max_stack_depth(struct bpf_verifier_env *env)
 }
 
 /*
+ * The map's own op for a map helper at @i whose R1 is one map of the
+ * program on every path (its ops then are the same on every run): the
+ * kernel's do_misc_fixups() calls ops->map_lookup_elem and the others
+ * directly, without the helper that would look them up per call. The
+ * helpers only add a NULL check, and a map reaches a helper only when its
+ * type has the op (check_map_func_compatibility()); the ops return long,
+ * as helpers return u64. An inner map's shape (maps of maps) is not one of
+ * the program's maps: its call keeps the helper.
+ */
+static u64 (*map_op_func(struct bpf_verifier_env *env, u32 i, s32 func_id))(u64, u64, u64, u64, u64)
+{
+	const struct bpf_insn_aux_data *aux = &env->aux[i];
+	const struct bpf_map_ops *ops;
+	const void *fn = NULL;
+	u32 m;
+
+	if (!aux->call_map || aux->call_map_poison)
+		return NULL;
+	for (m = 0; m < env->prog->aux->used_map_cnt; m++)
+		if (env->prog->aux->used_maps[m] == aux->call_map)
+			break;
+	if (m == env->prog->aux->used_map_cnt)
+		return NULL;
+	ops = aux->call_map->ops;
+	switch (func_id) {
+	case BPF_FUNC_map_lookup_elem:
+		fn = ops->map_lookup_elem;
+		break;
+	case BPF_FUNC_map_update_elem:
+		fn = ops->map_update_elem;
+		break;
+	case BPF_FUNC_map_delete_elem:
+		fn = ops->map_delete_elem;
+		break;
+	case BPF_FUNC_map_push_elem:
+		fn = ops->map_push_elem;
+		break;
+	case BPF_FUNC_map_pop_elem:
+		fn = ops->map_pop_elem;
+		break;
+	case BPF_FUNC_map_peek_elem:
+		fn = ops->map_peek_elem;
+		break;
+	case BPF_FUNC_redirect_map:
+		fn = ops->map_redirect;
+		break;
+	}
+	return (u64 (*)(u64, u64, u64, u64, u64))fn;
+}
+
+/*
  * Append the call at @i to the call table (@func, with the argument checks
  * the hardened runtime makes when @args) and point the instruction at it.
  */
@@ -318,7 +369,8 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			proto = env->get_proto(insn->imm);
 			for (nr_args = 5; nr_args && proto->arg_type[nr_args - 1] == ARG_DONTCARE;)
 				nr_args--;
-			err = add_call_desc(env, vi, insn, i, proto->func, insn->imm, nr_args, args);
+			err = add_call_desc(env, vi, insn, i, map_op_func(env, i, insn->imm) ?: proto->func,
+					    insn->imm, nr_args, args);
 			if (err)
 				return err;
 		}

@@ -2939,6 +2939,19 @@ static void clear_caller_saved_regs(struct bpf_reg_state *regs)
 		__mark_reg_not_init(&regs[i]);
 }
 
+/* Kernel: record_func_map(): the map this call site sees, poisoned when two differ. */
+static void record_func_map(struct bpf_verifier_env *env, struct bpf_map *map)
+{
+	struct bpf_insn_aux_data *aux = &env->aux[env->insn_idx];
+
+	if (aux->call_map_poison)
+		return;
+	if (!aux->call_map)
+		aux->call_map = map;
+	else if (aux->call_map != map)
+		aux->call_map_poison = true;
+}
+
 static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn *insn)
 {
 	const struct bpf_func_proto *fn = NULL;
@@ -2973,6 +2986,8 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 	err = check_map_func_compatibility(env, meta.map_ptr, func_id);
 	if (err)
 		return err;
+	if (meta.map_ptr)
+		record_func_map(env, meta.map_ptr);
 	/* uninitialised memory the helper fills: written byte by byte */
 	for (i = 0; i < meta.access_size; i++) {
 		err = check_mem_access(env, meta.regno, i, BPF_B, BPF_WRITE, -1, false);

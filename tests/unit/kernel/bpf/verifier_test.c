@@ -9,6 +9,7 @@
 
 #include "uxdp_test.h"
 #include "bpf_insn_macros.h"
+#include "test_pkt.h"
 
 static char log_buf[4096];
 
@@ -104,6 +105,73 @@ START_TEST(test_map_value_bounds)
 	assert_rejected(map_ptr_deref, -EACCES, "insn 2: R1 invalid mem access 'map_ptr'");
 	assert_rejected(caller_saved, -EACCES, "insn 6: R1 !read_ok");
 	bpf_map_put(&a->map);
+}
+END_TEST
+
+/* The call descriptor of the @n-th helper call of @prog. */
+static const struct bpf_call_desc *nth_call(const struct bpf_prog *prog, u32 n)
+{
+	const struct bpf_verifier_info *vi = prog->aux->verifier_info;
+
+	for (u32 i = 0; i < prog->len; i++)
+		if (prog->insnsi[i].code == (BPF_JMP | BPF_CALL) && !n--)
+			return &vi->calls[prog->insnsi[i].imm];
+	return NULL;
+}
+
+/*
+ * A map helper whose R1 is one map on every path calls the map's op
+ * (do_misc_fixups()); when two maps reach the call it keeps the helper,
+ * which finds the op per call. Both give the element.
+ */
+START_TEST(test_map_op_direct)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 2);
+	struct bpf_array *b = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 2);
+	struct bpf_insn one_map[] = {
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 1),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn two_maps[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_4, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_ST_MEM(BPF_W, BPF_REG_10, -4, 1),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
+		BPF_ALU64_REG(BPF_SUB, BPF_REG_4, BPF_REG_3),
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_JMP_IMM(BPF_JGT, BPF_REG_4, 20, 2),
+		BPF_LD_MAP_FD(BPF_REG_1, b->map.id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_prog *p1, *p2;
+	struct test_pkt pkt;
+
+	*(u64 *)(a->value + 8) = 11;
+	*(u64 *)(b->value + 8) = 22;
+	p1 = load_prog(one_map, ARRAY_SIZE(one_map), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	p2 = load_prog(two_maps, ARRAY_SIZE(two_maps), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(p1 && p2, "%s", log_buf);
+	ck_assert_ptr_eq((void *)nth_call(p1, 0)->func, (void *)a->map.ops->map_lookup_elem);
+	ck_assert_ptr_eq((void *)nth_call(p2, 0)->func, (void *)fake_map_lookup_elem);
+	test_pkt_init(&pkt, 60);
+	ck_assert_uint_eq(bpf_prog_run_interp(p1, &pkt.xdp, NULL, 0, NULL), 11);
+	ck_assert_uint_eq(bpf_prog_run_interp(p2, &pkt.xdp, NULL, 0, NULL), 11);
+	test_pkt_init(&pkt, 14);
+	ck_assert_uint_eq(bpf_prog_run_interp(p2, &pkt.xdp, NULL, 0, NULL), 22);
+	bpf_prog_put(p1);
+	bpf_prog_put(p2);
+	bpf_map_put(&a->map);
+	bpf_map_put(&b->map);
 }
 END_TEST
 
@@ -605,6 +673,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_test(tc, test_map_value_bounds);
 	tcase_add_test(tc, test_map_refs);
+	tcase_add_test(tc, test_map_op_direct);
 	tcase_add_test(tc, test_map_func_compat);
 	tcase_add_test(tc, test_accesses_marked);
 	tcase_add_test(tc, test_pkt_range);
