@@ -2,19 +2,22 @@
 /*
  * ptp_classify_raw(): the kernel's classic-BPF PTP classifier (PTP event
  * messages over UDP/IPv4, UDP/IPv6, 802.1Q and plain Ethernet), converted
- * to eBPF once at init and run per packet by uxdp's interpreter, so its
- * per-packet cost is the real cost of running a BPF program.
+ * to eBPF once at init and run per packet like any program (the JIT's
+ * direct image on x86-64), so its per-packet cost is the real cost of
+ * running a BPF program.
  *
  * The converter maps A to R0 and X to R7 as bpf_convert_filter() does,
- * with the packet pointer in R6 and its length in R8. Classic BPF packet
- * loads (LD ABS/IND) become a bounds check plus a direct load and a byte
- * swap; an out-of-bounds load returns 0 (PTP_CLASS_NONE), which is what
- * the kernel's bpf_skb_load_helper path does. Jumps are resolved in a
- * second pass over the per-instruction output lengths.
+ * with ctx->data in R6 and ctx->data_end in R8: the program is an XDP one
+ * over the linear frame. Classic BPF packet loads (LD ABS/IND) become the
+ * packet bounds check XDP programs make plus a direct load and a byte
+ * swap, so the verifier proves every load; an out-of-bounds load returns 0
+ * (PTP_CLASS_NONE), which is what the kernel's bpf_skb_load_helper path
+ * does. Jumps are resolved in a second pass over the per-instruction
+ * output lengths.
  *
  * Kernel: net/core/ptp_classifier.c ptp_classifier_init(),
  *	   ptp_classify_raw(); net/core/filter.c bpf_convert_filter()
- * Differs: a raw (BPF_PROG_TYPE_UNSPEC) program over the linear frame
+ * Differs: an XDP-context program over the linear frame (data, data_end)
  *	    instead of an skb context with LD_ABS instructions; the PTP
  *	    version test (V1/V2) of newer kernels' ptp_classify_raw callers
  *	    is left to them, as in the kernel.
@@ -28,6 +31,7 @@
 #include <linux/filter.h>
 #include <linux/skbuff.h>
 #include <net/dsa.h>
+#include <net/xdp.h>
 
 /* The classifier, as net/core/ptp_classifier.c writes it. */
 static const struct sock_filter ptp_filter[] = {
@@ -128,22 +132,28 @@ static int convert_one(const struct sock_filter *f, struct bpf_insn *out, int n,
 	case BPF_LD | BPF_H | BPF_ABS:
 	case BPF_LD | BPF_B | BPF_ABS:
 		size = BPF_SIZE(f->code) == BPF_H ? 2 : 1;
-		EMIT(BPF_JMP | BPF_JLT | BPF_K, R8, 0, TO_RET0(n), f->k + size);
+		/* if (data + k + size > data_end) return 0 */
+		EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R2, R6, 0, 0);
+		EMIT(BPF_ALU64 | BPF_ADD | BPF_K, R2, 0, 0, f->k + size);
+		EMIT(BPF_JMP | BPF_JGT | BPF_X, R2, R8, TO_RET0(n), 0);
 		EMIT(BPF_LDX | BPF_MEM | BPF_SIZE(f->code), R0, R6, f->k, 0);
 		if (size == 2)
 			EMIT(BPF_ALU | BPF_END | BPF_TO_BE, R0, 0, 0, 16);
 		return n;
 	case BPF_LD | BPF_H | BPF_IND:
-		EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R2, R7, 0, 0);
-		EMIT(BPF_ALU64 | BPF_ADD | BPF_K, R2, 0, 0, f->k + 2);
-		EMIT(BPF_JMP | BPF_JLT | BPF_X, R8, R2, TO_RET0(n), 0);
+		/* R3 = data + X; if (R3 + k + 2 > data_end) return 0 */
 		EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R3, R6, 0, 0);
 		EMIT(BPF_ALU64 | BPF_ADD | BPF_X, R3, R7, 0, 0);
+		EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R2, R3, 0, 0);
+		EMIT(BPF_ALU64 | BPF_ADD | BPF_K, R2, 0, 0, f->k + 2);
+		EMIT(BPF_JMP | BPF_JGT | BPF_X, R2, R8, TO_RET0(n), 0);
 		EMIT(BPF_LDX | BPF_MEM | BPF_H, R0, R3, f->k, 0);
 		EMIT(BPF_ALU | BPF_END | BPF_TO_BE, R0, 0, 0, 16);
 		return n;
 	case BPF_LDX | BPF_B | BPF_MSH:
-		EMIT(BPF_JMP | BPF_JLT | BPF_K, R8, 0, TO_RET0(n), f->k + 1);
+		EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R2, R6, 0, 0);
+		EMIT(BPF_ALU64 | BPF_ADD | BPF_K, R2, 0, 0, f->k + 1);
+		EMIT(BPF_JMP | BPF_JGT | BPF_X, R2, R8, TO_RET0(n), 0);
 		EMIT(BPF_LDX | BPF_MEM | BPF_B, R7, R6, f->k, 0);
 		EMIT(BPF_ALU | BPF_AND | BPF_K, R7, 0, 0, 0xf);
 		EMIT(BPF_ALU | BPF_LSH | BPF_K, R7, 0, 0, 2);
@@ -198,10 +208,10 @@ int bpf_convert_filter_ptp(const struct sock_filter *prog, int len, struct bpf_i
 	addr[len] = n;		/* the shared "return 0" */
 	if (!out)
 		return n + 2;
-	/* Pass 2. Prologue: R6 = packet, R8 = length, A = X = 0. */
+	/* Pass 2. Prologue: R6 = ctx->data, R8 = ctx->data_end, A = X = 0. */
 	n = 0;
-	EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R6, BPF_REG_1, 0, 0);
-	EMIT(BPF_ALU64 | BPF_MOV | BPF_X, R8, BPF_REG_2, 0, 0);
+	EMIT(BPF_LDX | BPF_MEM | BPF_W, R6, BPF_REG_1, offsetof(struct xdp_md, data), 0);
+	EMIT(BPF_LDX | BPF_MEM | BPF_W, R8, BPF_REG_1, offsetof(struct xdp_md, data_end), 0);
 	EMIT(BPF_ALU64 | BPF_MOV | BPF_K, R0, 0, 0, 0);
 	EMIT(BPF_ALU64 | BPF_MOV | BPF_K, R7, 0, 0, 0);
 	for (i = 0; i < len; i++)
@@ -231,7 +241,7 @@ int ptp_classifier_init(void)
 		n = PTR_ERR(prog);
 		goto out_err;
 	}
-	prog->type = BPF_PROG_TYPE_UNSPEC;
+	prog->type = BPF_PROG_TYPE_XDP;
 	bpf_convert_filter_ptp(ptp_filter, len, prog->insnsi);
 	err = bpf_prog_load(&prog, log, sizeof(log));
 	if (err) {
@@ -258,7 +268,12 @@ void ptp_classifier_exit(void)
 
 unsigned int ptp_classify_raw(const struct sk_buff *skb)
 {
+	struct xdp_buff xdp = { 0 };
+
 	if (unlikely(!ptp_insns))
 		return PTP_CLASS_NONE;
-	return (unsigned int)bpf_prog_run_raw(ptp_insns, skb->data, skb_headlen(skb), NULL);
+	/* the linear frame as the program's packet; nothing else is read */
+	xdp.data_hard_start = xdp.data_meta = xdp.data = skb->data;
+	xdp.data_end = skb->data + skb_headlen(skb);
+	return bpf_prog_run(ptp_insns, &xdp);
 }
