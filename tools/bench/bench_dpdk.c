@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_bpf.h>
 #include <rte_errno.h>
@@ -232,22 +231,12 @@ int bench_dpdk_load(const void *insns, uint32_t cnt, uint32_t size, struct bench
 	return 0;
 }
 
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-double bench_dpdk_run(const struct bench_dpdk *d, void *pkt, uint32_t repeat, uint32_t *retval)
+void bench_dpdk_run(const struct bench_dpdk *d, void *pkt, uint32_t repeat, uint32_t *retval)
 {
 	uint64_t (*volatile func)(void *) = d->func;
-	uint64_t t0 = thread_ns();
 
 	for (uint32_t i = 0; i < repeat; i++)
 		*retval = (uint32_t)func(pkt);
-	return (double)(thread_ns() - t0) / repeat;
 }
 
 void bench_dpdk_free(struct bench_dpdk *d)

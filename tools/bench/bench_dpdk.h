@@ -15,8 +15,8 @@ struct bench_dpdk;
  */
 int bench_dpdk_load(const void *insns, uint32_t cnt, uint32_t size, struct bench_dpdk **out,
 		    char *err, size_t errlen);
-/* ns per run of @repeat runs over the frame at @pkt; the last R0 in @retval */
-double bench_dpdk_run(const struct bench_dpdk *d, void *pkt, uint32_t repeat, uint32_t *retval);
+/* @repeat runs over the frame at @pkt (the caller times them); the last R0 in @retval */
+void bench_dpdk_run(const struct bench_dpdk *d, void *pkt, uint32_t repeat, uint32_t *retval);
 void bench_dpdk_free(struct bench_dpdk *d);
 
 #endif

@@ -365,28 +365,74 @@ static uint64_t thread_ns(void)
 }
 
 /*
- * ns per run of @repeat runs that began at thread CPU time @t0. Every
- * runtime is timed so, from outside its call: test_run's own duration is
- * whole nanoseconds, too coarse for the ratios of programs of a few ns,
- * and its setup, once per call, is a few microseconds over the repeats.
+ * One runtime's call of @repeat runs over the frame, timed from outside
+ * in thread CPU time; < 0 if it failed. test_run's own duration is whole
+ * nanoseconds, too coarse for programs of a few; its fixed cost per call
+ * (the kernel's swaps the XDP dispatcher's program in and out, ~0.7 ms
+ * here) is taken out by per_run_ns().
  */
-static double per_run_ns(uint64_t t0, uint32_t repeat)
+struct runner {
+	enum { RUN_KERNEL, RUN_UXDP, RUN_NATIVE, RUN_DPDK } kind;
+	int fd_or_id;
+	bench_native_fn native;
+	struct bench_dpdk *dpdk;
+	unsigned char *pkt;
+	uint32_t size;
+	uint32_t retval;
+};
+
+static int64_t run_once(struct runner *r, uint32_t repeat)
 {
-	return (double)(thread_ns() - t0) / repeat;
+	uint64_t t0 = thread_ns();
+
+	switch (r->kind) {
+	case RUN_KERNEL: {
+		LIBBPF_OPTS(bpf_test_run_opts, ko, .data_in = r->pkt, .data_size_in = r->size,
+			    .repeat = repeat);
+
+		if (bpf_prog_test_run_opts(r->fd_or_id, &ko))
+			return -1;
+		r->retval = ko.retval;
+		break;
+	}
+	case RUN_UXDP: {
+		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o), .data_in = r->pkt,
+						    .data_size_in = r->size, .repeat = repeat };
+
+		if (uxdp_bpf_prog_test_run(r->fd_or_id, &o))
+			return -1;
+		r->retval = o.retval;
+		break;
+	}
+	case RUN_NATIVE: {
+		bench_native_fn volatile call = r->native;
+		struct bench_native_ctx ctx = { .data = r->pkt, .data_end = r->pkt + r->size };
+
+		for (uint32_t i = 0; i < repeat; i++)
+			r->retval = call(&ctx);
+		break;
+	}
+	case RUN_DPDK:
+#ifdef BENCH_DPDK
+		bench_dpdk_run(r->dpdk, r->pkt, repeat, &r->retval);
+#endif
+		break;
+	}
+	return (int64_t)(thread_ns() - t0);
 }
 
-/* As test_run times a program: @repeat calls over the same frame, ns per call. */
-static double native_run(bench_native_fn fn, unsigned char *frame, uint32_t size,
-			 uint32_t repeat, uint32_t *retval)
+/*
+ * ns per run: the difference between a call of @repeat runs and one of
+ * half as many, over the runs between them, so that what a call costs
+ * once, whatever the runtime, is not spread over its runs. < 0: failed.
+ */
+static double per_run_ns(struct runner *r, uint32_t repeat)
 {
-	bench_native_fn volatile call = fn;
-	struct bench_native_ctx ctx = { .data = frame, .data_end = frame + size };
-	uint64_t t0 = thread_ns();
-	uint32_t i;
+	int64_t half = run_once(r, repeat / 2), full = run_once(r, repeat);
 
-	for (i = 0; i < repeat; i++)
-		*retval = call(&ctx);
-	return per_run_ns(t0, repeat);
+	if (half < 0 || full < 0)
+		return -1;
+	return full > half ? (double)(full - half) / (repeat - repeat / 2) : 0;
 }
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -399,7 +445,7 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 {
 	struct uxdp_bpf_object_open_opts uo = { .sz = sizeof(uo) };
 	double kt[64], ut[64], it[64], nt[64], dt[64];
-	uint64_t t0;
+	struct runner kr, ir, jr, nr, dr;
 	static unsigned char pkt[9000], walk_pkt[9000], native_pkt[9000], dpdk_pkt[9000];
 	struct bench_dpdk *dpdk = NULL;
 	bench_native_fn native = bench_native_find(c->prog);
@@ -451,44 +497,28 @@ static int run_case(const char *dir, const struct bench_case *c, uint32_t repeat
 #else
 	snprintf(r->dpdk_why, sizeof(r->dpdk_why), "built without DPDK (libdpdk-dev)");
 #endif
+	kr = (struct runner){ RUN_KERNEL, kp ? bpf_program__fd(kp) : -1, .pkt = pkt, .size = size };
+	ir = (struct runner){ RUN_UXDP, iid, .pkt = pkt, .size = size };
+	jr = (struct runner){ RUN_UXDP, uid, .pkt = pkt, .size = size };
+	nr = (struct runner){ RUN_NATIVE, .native = native, .pkt = native_pkt, .size = size };
+	dr = (struct runner){ RUN_DPDK, .dpdk = dpdk, .pkt = dpdk_pkt, .size = size };
 	for (i = 0; i < rounds; i++) {
-		LIBBPF_OPTS(bpf_test_run_opts, ko);
-		struct uxdp_bpf_test_run_opts o = { .sz = sizeof(o) };
-
-		if (kp) {
-			ko.data_in = pkt;
-			ko.data_size_in = size;
-			ko.repeat = repeat;
-			t0 = thread_ns();
-			if (bpf_prog_test_run_opts(bpf_program__fd(kp), &ko))
-				kp = NULL;
-			kt[i] = per_run_ns(t0, repeat);
-			r->retval_k = ko.retval;
-		}
-		o.data_in = pkt;
-		o.data_size_in = size;
-		o.repeat = repeat;
-		t0 = thread_ns();
-		if (uxdp_bpf_prog_test_run(iid, &o))
+		if (kp && (kt[i] = per_run_ns(&kr, repeat)) < 0)
+			kp = NULL;
+		it[i] = per_run_ns(&ir, repeat);
+		ut[i] = per_run_ns(&jr, repeat);
+		if (it[i] < 0 || ut[i] < 0)
 			goto out;
-		it[i] = per_run_ns(t0, repeat);
-		r->retval_i = o.retval;
-		o = (struct uxdp_bpf_test_run_opts){ .sz = sizeof(o) };
-		o.data_in = pkt;
-		o.data_size_in = size;
-		o.repeat = repeat;
-		t0 = thread_ns();
-		if (uxdp_bpf_prog_test_run(uid, &o))
-			goto out;
-		ut[i] = per_run_ns(t0, repeat);
-		r->retval_u = o.retval;
 		if (native)
-			nt[i] = native_run(native, native_pkt, size, repeat, &r->retval_n);
-#ifdef BENCH_DPDK
+			nt[i] = per_run_ns(&nr, repeat);
 		if (dpdk)
-			dt[i] = bench_dpdk_run(dpdk, dpdk_pkt, repeat, &r->retval_d);
-#endif
+			dt[i] = per_run_ns(&dr, repeat);
 	}
+	r->retval_k = kr.retval;
+	r->retval_i = ir.retval;
+	r->retval_u = jr.retval;
+	r->retval_n = nr.retval;
+	r->retval_d = dr.retval;
 	r->dpdk_ok = dpdk != NULL;
 	if (dpdk)
 		r->dpdk_ns = median(dt, rounds);
