@@ -142,6 +142,11 @@ struct jit_ctx {
 	u32 tail_entry;		/* where tail calls from direct images enter (after tcc = 0) */
 	u8 slots;		/* the ctx and CPU slots' base: rsp, or r12 with calls */
 	u8 saved[5];
+	u8 saved_bpf[5];	/* the BPF register of each (R6..R10) */
+	/* bpf-to-bpf callees of a direct image: first slot and R6..R9 they may write */
+	u32 nr_callees;
+	u32 callee_start[MAX_SUBPROGS];
+	u8 callee_writes[MAX_SUBPROGS];	/* bit r - 6 for R6..R9 */
 	u8 nr_saved;
 	u32 frame;
 	s32 fp_top;		/* R10 = rsp + fp_top, or -1: no R10 */
@@ -1374,6 +1379,86 @@ static u32 bpf_jit_this_cpu(void)
 	return smp_processor_id();
 }
 
+/* R6..R9 the callee starting at slot @t may write (all if not found) */
+static u8 jit_callee_mask(const struct jit_ctx *c, u32 t)
+{
+	for (u32 k = 0; k < c->nr_callees; k++)
+		if (c->callee_start[k] == t)
+			return c->callee_writes[k];
+	return 0xff;
+}
+
+/* R6..R9 that @insn writes, as bits r - 6; 0xff: not known */
+static u8 insn_writes_callee_saved(const struct bpf_insn *insn)
+{
+	u8 cls = BPF_CLASS(insn->code), r = 0xff;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+	case BPF_LDX:
+	case BPF_LD:
+		r = insn->dst_reg;
+		break;
+	case BPF_STX:
+		if (BPF_MODE(insn->code) != BPF_ATOMIC)
+			return 0;
+		if (insn->imm == BPF_LOAD_ACQ)
+			r = insn->dst_reg;
+		else if ((insn->imm & BPF_FETCH) || insn->imm == BPF_XCHG)
+			r = insn->src_reg;	/* CMPXCHG's old value goes to R0 */
+		else
+			return 0;
+		break;
+	case BPF_ST:
+		return 0;
+	case BPF_JMP:
+	case BPF_JMP32:
+		/* helpers and kfuncs are C: they keep R6..R9 (rbx, r13-r15) */
+		return insn->code == BPF_CALL_LOOP ? 0xff : 0;
+	}
+	return r >= BPF_REG_6 && r <= BPF_REG_9 ? 1u << (r - BPF_REG_6) : 0;
+}
+
+/*
+ * For each bpf-to-bpf callee (a subprogram runs from its first slot to the
+ * next one's), which of R6..R9 its own instructions write: a call site of
+ * a direct image saves only those. What the callee's callees write, its
+ * own call sites save and restore, so that is all a call can change.
+ */
+static void jit_callee_writes(struct jit_ctx *c)
+{
+	const struct bpf_prog *prog = c->prog;
+	u32 i, k, n = 0, end;
+
+	for (i = 0; i < prog->len; i++) {
+		const struct bpf_insn *insn = &prog->insnsi[i];
+		u32 t = i + insn->imm + 1;
+
+		if (insn->code != (BPF_JMP32 | BPF_CALL) || t >= prog->len)
+			continue;
+		for (k = 0; k < n && c->callee_start[k] != t; k++)
+			;
+		if (k == n && n < MAX_SUBPROGS)
+			c->callee_start[n++] = t;
+	}
+	/* sorted, so that callee k ends where callee k + 1 starts */
+	for (i = 1; i < n; i++)
+		for (k = i; k && c->callee_start[k - 1] > c->callee_start[k]; k--) {
+			u32 t = c->callee_start[k];
+
+			c->callee_start[k] = c->callee_start[k - 1];
+			c->callee_start[k - 1] = t;
+		}
+	c->nr_callees = n;
+	for (k = 0; k < n; k++) {
+		end = k + 1 < n ? c->callee_start[k + 1] : prog->len;
+		c->callee_writes[k] = 0;
+		for (i = c->callee_start[k]; i < end; i++)
+			c->callee_writes[k] |= insn_writes_callee_saved(&prog->insnsi[i]);
+	}
+}
+
 /*
  * The frame of a direct image: the callee-saved registers the program
  * names (R6..R10), rsp 16-byte aligned in the body when it calls C, and
@@ -1422,10 +1507,14 @@ static void jit_direct_frame(struct jit_ctx *c)
 			i++;
 		}
 	}
+	jit_callee_writes(c);
 	c->nr_saved = 0;
 	for (k = 0; k < ARRAY_SIZE(callee); k++)
 		if (used[callee[k]])
+		{
+			c->saved_bpf[c->nr_saved] = callee[k];
 			c->saved[c->nr_saved++] = reg2hex[callee[k]];
+		}
 	lo = ctx ? 8 : 0;
 	c->ctx_slot = ctx;
 	c->cpu_off = cpu ? (s32)lo : -1;
@@ -1503,21 +1592,34 @@ static void emit_direct_prologue(struct jit_ctx *c)
  */
 static void emit_direct_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *insn)
 {
-	bool pad = c->c_calls && !(c->nr_saved % 2);
-	u32 k;
+	u8 writes = jit_callee_mask(c, i + insn->imm + 1);
+	bool push[5] = { 0 }, pad;
+	u32 k, n = 0;
 
+	/* R6..R9 the callee may write; R10 is moved back after the call */
+	for (k = 0; k < c->nr_saved; k++) {
+		u8 r = c->saved_bpf[k];
+
+		push[k] = r != BPF_REG_10 && (writes >> (r - BPF_REG_6) & 1);
+		n += push[k];
+	}
+	pad = c->c_calls && !(n % 2);
 	for (k = 0; k < c->nr_saved; k++)
-		emit_push(c, c->saved[k]);
+		if (push[k])
+			emit_push(c, c->saved[k]);
 	if (pad)
 		emit_alu_ri(c, 5, true, RSP, 8);
 	if ((u16)insn->off && c->fp_top >= 0)
 		emit_alu_ri(c, 5, true, RBP, (u16)insn->off);
 	emit1(c, 0xe8);
 	emit4(c, (u32)(c->addrs[i + insn->imm + 1] - (c->pos + 4)));
+	if ((u16)insn->off && c->fp_top >= 0)
+		emit_alu_ri(c, 0, true, RBP, (u16)insn->off);
 	if (pad)
 		emit_alu_ri(c, 0, true, RSP, 8);
 	for (k = c->nr_saved; k-- > 0;)
-		emit_pop(c, c->saved[k]);
+		if (push[k])
+			emit_pop(c, c->saved[k]);
 }
 
 /* The frame undone: rsp and the callee-saved registers as on entry. */

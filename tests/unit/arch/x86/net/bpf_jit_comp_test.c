@@ -787,6 +787,37 @@ static void run_direct(const struct bpf_insn *insns, u32 len, u64 want)
 }
 
 /*
+ * A direct image's call site saves only the R6..R9 its callee writes:
+ * main keeps R6 and R7 across a call to sub1, which writes neither but
+ * calls sub2, which writes R7 (so sub1's call site saves R7); sub1 keeps
+ * its own R8 across that call (sub2 leaves R8 alone).
+ */
+START_TEST(test_direct_call_saves)
+{
+	struct bpf_insn insns[] = {
+		BPF_MOV64_IMM(BPF_REG_6, 1000),
+		BPF_MOV64_IMM(BPF_REG_7, 200),
+		BPF_CALL_REL(3),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_6),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_7),
+		BPF_EXIT_INSN(),
+		/* sub1: r0 = sub2() + 30 + r8 (r8 = 5, kept across the call) */
+		BPF_MOV64_IMM(BPF_REG_8, 5),
+		BPF_CALL_REL(3),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 30),
+		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_8),
+		BPF_EXIT_INSN(),
+		/* sub2: writes R7 */
+		BPF_MOV64_IMM(BPF_REG_7, 7),
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_7),
+		BPF_EXIT_INSN(),
+	};
+
+	run_direct(insns, ARRAY_SIZE(insns), 7 + 30 + 5 + 1000 + 200);
+}
+END_TEST
+
+/*
  * A program that can neither abort nor count runs in the direct image
  * (bpf_func is the image): stack, R6..R9 across a helper call that needs
  * an aligned stack, multiplies turned into lea and shifts (r13 as the
@@ -1211,6 +1242,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_call_depth);
 	tcase_add_test(tc, test_tail_call_stack);
 	tcase_add_test(tc, test_subprog_and_ctx);
+	tcase_add_test(tc, test_direct_call_saves);
 	tcase_add_test(tc, test_misc_ops);
 	tcase_add_test(tc, test_jump_sizes);
 	tcase_add_test(tc, test_tail_call_to_interpreted);
