@@ -409,6 +409,32 @@ static inline struct bucket *htab_bucket(const struct bpf_htab *htab, u32 hash)
 	return &htab->buckets[hash & (htab->n_buckets - 1)];
 }
 
+/*
+ * Key equality: the common small keys (a u32, a u64, a 5-tuple of 12 or
+ * 16 bytes) as word compares, inlined; memcmp() for the rest. Keys may sit
+ * unaligned, so the words are read with memcpy().
+ */
+static __always_inline bool htab_key_eq(const void *a, const void *b, u32 size)
+{
+	u64 x, y, x2, y2;
+
+	switch (size) {
+	case 4:
+		return get_unaligned_u32(a) == get_unaligned_u32(b);
+	case 8:
+	case 12:
+	case 16:
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (size == 8)
+			return x == y;
+		memcpy(&x2, (const u8 *)a + size - 8, 8);
+		memcpy(&y2, (const u8 *)b + size - 8, 8);
+		return x == y && x2 == y2;
+	}
+	return !memcmp(a, b, size);
+}
+
 /* Bucket lock held (or lock-free walk, see lookup). */
 static struct htab_elem *lookup_elem_raw(struct bpf_htab *htab, struct bucket *b, u32 hash,
 					 const void *key)
@@ -418,7 +444,7 @@ static struct htab_elem *lookup_elem_raw(struct bpf_htab *htab, struct bucket *b
 	for (i = b->head; !(i & HTAB_NULLS); i = htab_elem(htab, i)->next) {
 		struct htab_elem *e = htab_elem(htab, i);
 
-		if (e->hash == hash && !memcmp(e->key, key, htab->map.key_size))
+		if (e->hash == hash && htab_key_eq(e->key, key, htab->map.key_size))
 			return e;
 	}
 	return NULL;
@@ -442,7 +468,7 @@ static struct htab_elem *__htab_map_lookup_elem(struct bpf_htab *htab, const voi
 		     !(i & HTAB_NULLS) && steps++ <= htab->n_elems;
 		     i = __atomic_load_n(&e->next, __ATOMIC_ACQUIRE)) {
 			e = htab_elem(htab, i);
-			if (e->hash == hash && !memcmp(e->key, key, htab->map.key_size))
+			if (e->hash == hash && htab_key_eq(e->key, key, htab->map.key_size))
 				return e;
 		}
 		if ((i & HTAB_NULLS) && (i & ~HTAB_NULLS) == bidx)

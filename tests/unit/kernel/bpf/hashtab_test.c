@@ -130,6 +130,43 @@ START_TEST(test_lru_htab_ops_vs_kernel)
 }
 END_TEST
 
+/*
+ * Keys of every size the lookup compares word-wise (4, 8, 12, 16) and one
+ * it leaves to memcmp() (20): keys that differ in one byte only, at each
+ * position, are different elements, and each is found again (a compare
+ * that reads the wrong bytes of equal keys fails here; one that misses a
+ * difference would need a 32-bit hash collision to show).
+ */
+START_TEST(test_htab_keys_differ_by_one_byte)
+{
+	static const u32 sizes[] = { 4, 8, 12, 16, 20 };
+
+	for (unsigned int s = 0; s < ARRAY_SIZE(sizes); s++) {
+		u32 ks = sizes[s];
+		int id = uxdp_bpf_map_create(BPF_MAP_TYPE_HASH, "keys", ks, 8, 64, NULL);
+		u8 key[20] = { 0 };
+		u64 v;
+
+		ck_assert_int_ge(id, 0);
+		for (u32 i = 0; i < ks; i++) {
+			memset(key, 0, sizeof(key));
+			key[i] = 1;
+			v = i;
+			ck_assert_int_eq(uxdp_bpf_map_update_elem(id, key, &v, BPF_NOEXIST), 0);
+		}
+		for (u32 i = 0; i < ks; i++) {
+			memset(key, 0, sizeof(key));
+			key[i] = 1;
+			ck_assert_int_eq(uxdp_bpf_map_lookup_elem(id, key, &v), 0);
+			ck_assert_uint_eq(v, i);
+		}
+		memset(key, 0, sizeof(key));
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(id, key, &v), -ENOENT);
+		uxdp_bpf_map_close(id);
+	}
+}
+END_TEST
+
 /* LRU: a full map evicts the coldest unreferenced element to make room. */
 START_TEST(test_lru_eviction)
 {
@@ -403,6 +440,7 @@ Suite *uxdp_test_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_checked_fixture(tc, NULL, test_teardown);
 	tcase_add_test(tc, test_htab_create_checks);
+	tcase_add_test(tc, test_htab_keys_differ_by_one_byte);
 	tcase_add_test(tc, test_htab_ops_vs_kernel);
 	tcase_add_test(tc, test_htab_zero_seed_order_vs_kernel);
 	tcase_add_test(tc, test_percpu_htab_ops_vs_kernel);
