@@ -37,6 +37,11 @@
 	BPF_RAW_INSN(BPF_LD | BPF_DW | BPF_IMM, DST, SRC, 0, (u32)(IMM)),	\
 	BPF_RAW_INSN(0, 0, 0, 0, (u32)((u64)(IMM) >> 32))
 #define BPF_LD_MAP_FD(DST, ID)		BPF_LD_IMM64_RAW(DST, BPF_PSEUDO_MAP_FD, ID)
+/* bpf_tail_call(ctx in R1, prog array ID, INDEX): R2 and R3 set, then the call */
+#define BPF_TAIL_CALL_INSNS(ID, INDEX)				\
+	BPF_LD_MAP_FD(BPF_REG_2, ID),					\
+	BPF_MOV64_IMM(BPF_REG_3, INDEX),				\
+	BPF_CALL_HELPER(BPF_FUNC_tail_call)
 #define BPF_LD_MAP_VALUE(DST, ID, OFF)					\
 	BPF_RAW_INSN(BPF_LD | BPF_DW | BPF_IMM, DST, BPF_PSEUDO_MAP_VALUE, 0, ID), \
 	BPF_RAW_INSN(0, 0, 0, 0, OFF)

@@ -465,18 +465,14 @@ START_TEST(test_map_func_compat)
 		BPF_EXIT_INSN(),
 	};
 	struct bpf_insn tail_call_array[] = {
-		BPF_LD_MAP_FD(BPF_REG_2, a->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(a->map.id, 0),
 		BPF_MOV64_IMM(BPF_REG_0, 0),
 		BPF_EXIT_INSN(),
 	};
 
 	struct bpf_insn r0_after_tail_call[] = {
 		BPF_MOV64_IMM(BPF_REG_0, 2),
-		BPF_LD_MAP_FD(BPF_REG_2, pa->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(pa->map.id, 0),
 		BPF_EXIT_INSN(),
 	};
 

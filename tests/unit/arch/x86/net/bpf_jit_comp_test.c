@@ -585,9 +585,7 @@ START_TEST(test_tail_call_limit)
 		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 1),
 		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
 		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(jt->map.id, 0),
 		BPF_MOV64_IMM(BPF_REG_0, 1),
 		BPF_EXIT_INSN(),
 	};
@@ -622,9 +620,7 @@ START_TEST(test_tail_call_direct_to_entry)
 	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 2);
 	struct bpf_array *cnt = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 1);
 	struct bpf_insn caller[] = {
-		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(jt->map.id, 0),
 		BPF_MOV64_IMM(BPF_REG_0, 7),
 		BPF_EXIT_INSN(),
 	};
@@ -636,9 +632,7 @@ START_TEST(test_tail_call_direct_to_entry)
 		BPF_ALU64_IMM(BPF_ADD, BPF_REG_3, 1),
 		BPF_STX_MEM(BPF_DW, BPF_REG_2, BPF_REG_3, 0),
 		BPF_MOV64_REG(BPF_REG_1, BPF_REG_6),
-		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 1),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(jt->map.id, 1),
 		BPF_MOV64_IMM(BPF_REG_0, 5),
 		BPF_EXIT_INSN(),
 		/* sub() */
@@ -687,9 +681,7 @@ static void call_chain(s16 frame, enum bpf_abort_reason want)
 		BPF_ALU64_REG(BPF_ADD, BPF_REG_0, BPF_REG_1),
 		BPF_EXIT_INSN(),
 		/* sub(ctx) */
-		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(jt->map.id, 0),
 		BPF_MOV64_IMM(BPF_REG_0, 5),
 		BPF_EXIT_INSN(),
 	};
@@ -1048,9 +1040,7 @@ START_TEST(test_tail_call_to_interpreted)
 {
 	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
 	struct bpf_insn caller[] = {
-		BPF_LD_MAP_FD(BPF_REG_2, jt->map.id),
-		BPF_MOV64_IMM(BPF_REG_3, 0),
-		BPF_CALL_HELPER(BPF_FUNC_tail_call),
+		BPF_TAIL_CALL_INSNS(jt->map.id, 0),
 		BPF_MOV64_IMM(BPF_REG_0, 7),
 		BPF_EXIT_INSN(),
 	};
