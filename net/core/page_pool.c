@@ -7,13 +7,15 @@
  * ring (one lock round trip), then the page allocator.
  * Recycling: the last put of a pool page lands in the alloc cache when the
  * caller says it is the owner context (allow_direct), or runs in softirq
- * on the worker whose poll list holds the pool's NAPI (p.napi:
- * page_pool_napi_local()), and there is room; else in the ring; a full ring
+ * on the worker the pool was made for (page_pool_create_percpu()) or whose
+ * poll list holds the pool's NAPI (p.napi: page_pool_napi_local()), and
+ * there is room; else in the ring; a full ring
  * gives the page back to the page allocator.
  * Destruction: idle pages are released; in-flight pages are released as
  * they return; the struct goes with the last one (hold_cnt == release_cnt).
  *
- * Kernel: net/core/page_pool.c page_pool_create() page_pool_alloc_pages()
+ * Kernel: net/core/page_pool.c page_pool_create() page_pool_create_percpu()
+ *	   page_pool_alloc_pages()
  *	   page_pool_put_unrefed_netmem() page_pool_destroy()
  * Differs: no DMA, no deferred-release worker (release happens on return),
  *	    no page fragments.
@@ -32,6 +34,7 @@
 
 struct page_pool {
 	struct page_pool_params p;
+	int cpuid;			/* page_pool_create_percpu(); -1 if none */
 	struct {
 		unsigned int count;
 		struct page *cache[PP_ALLOC_CACHE_SIZE];
@@ -56,7 +59,7 @@ struct page_pool {
 
 static u32 page_pool_next_id;
 
-struct page_pool *page_pool_create(const struct page_pool_params *params)
+struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid)
 {
 	struct page_pool *pool;
 	unsigned int ring_size;
@@ -73,6 +76,7 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
 	if (!pool->ring)
 		goto err_free_pool;
 	pool->p = *params;
+	pool->cpuid = cpuid;
 	pool->ring_size = ring_size;
 	pthread_spin_init(&pool->ring_lock, PTHREAD_PROCESS_PRIVATE);
 	pool->id = __atomic_add_fetch(&page_pool_next_id, 1, __ATOMIC_RELAXED);
@@ -81,6 +85,11 @@ struct page_pool *page_pool_create(const struct page_pool_params *params)
 err_free_pool:
 	kfree(pool);
 	return ERR_PTR(-ENOMEM);
+}
+
+struct page_pool *page_pool_create(const struct page_pool_params *params)
+{
+	return page_pool_create_percpu(params, -1);
 }
 
 static void page_pool_free(struct page_pool *pool)
@@ -207,9 +216,10 @@ static void page_pool_recycle_in_ring(struct page_pool *pool, struct page *page)
 }
 
 /*
- * page_pool_napi_local(): the caller runs in the NAPI poll that owns the
- * pool's alloc cache (that NAPI is on this worker's poll list), so it may
- * recycle into the cache without the ring's lock.
+ * page_pool_napi_local(): the caller runs in softirq in the context that
+ * owns the pool's alloc cache, so it may recycle into the cache without
+ * the ring's lock: the pool was made for this worker's CPU
+ * (page_pool_create_percpu()), or its NAPI is on this worker's poll list.
  */
 static bool page_pool_napi_local(const struct page_pool *pool)
 {
@@ -217,6 +227,8 @@ static bool page_pool_napi_local(const struct page_pool *pool)
 
 	if (unlikely(!in_softirq()))
 		return false;
+	if (READ_ONCE(pool->cpuid) == smp_processor_id())
+		return true;
 	napi = READ_ONCE(pool->p.napi);
 	return napi && READ_ONCE(napi->list_owner) == smp_processor_id();
 }

@@ -78,6 +78,16 @@ struct page_pool;
 struct page_pool *page_pool_create(const struct page_pool_params *params);
 
 /*
+ * page_pool_create_percpu() - create a pool owned by the worker on CPU
+ * @cpuid: pages put from softirq on that CPU recycle into the alloc cache
+ *	   (no lock), as for a pool whose p.napi polls there; -1 for none
+ *	   (page_pool_create()). For a producer without a NAPI of its own
+ *	   whose frames are consumed in softirq on its CPU (the kernel's
+ *	   system page pools; uxdp's benchmarks).
+ */
+struct page_pool *page_pool_create_percpu(const struct page_pool_params *params, int cpuid);
+
+/*
  * Destroy a pool: idle pages go back to the page allocator at once; pages
  * still in flight are released when they come back, and the pool itself is
  * freed with the last of them. Accepts NULL.

@@ -171,6 +171,41 @@ START_TEST(test_put_page_napi_local)
 }
 END_TEST
 
+/*
+ * A pool made for CPU 0 (page_pool_create_percpu()), with no NAPI: a put
+ * from softirq on CPU 0 recycles into the alloc cache; outside softirq, or
+ * from another CPU, into the ring.
+ */
+START_TEST(test_put_page_percpu)
+{
+	struct page_pool_params pp = { .order = 0, .pool_size = 64 };
+	struct page_pool *pool = page_pool_create_percpu(&pp, 0);
+	struct page_pool_stats st;
+	struct page *page;
+
+	ck_assert(!IS_ERR(pool));
+	uxdp_worker_bind_cpu(0);
+	page = page_pool_dev_alloc_pages(pool);
+	put_page(page);				/* not in softirq: ring */
+	uxdp_softirq_count++;
+	page = page_pool_dev_alloc_pages(pool);
+	put_page(page);				/* softirq on CPU 0: cache */
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.recycle_stats.ring, 1);
+	ck_assert_uint_eq(st.recycle_stats.cached, 1);
+
+	page = page_pool_dev_alloc_pages(pool);
+	uxdp_worker_bind_cpu(1);
+	put_page(page);				/* softirq on CPU 1: ring */
+	uxdp_softirq_count--;
+	uxdp_worker_bind_cpu(0);
+	page_pool_get_stats(pool, &st);
+	ck_assert_uint_eq(st.recycle_stats.ring, 2);
+	ck_assert_uint_eq(st.recycle_stats.cached, 1);
+	page_pool_destroy(pool);
+}
+END_TEST
+
 START_TEST(test_ring_and_cache_full)
 {
 	struct page_pool *pool = pool_create(0, 4);
@@ -327,6 +362,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_steady_state_no_allocation);
 	tcase_add_test(tc, test_put_page_returns_to_pool);
 	tcase_add_test(tc, test_put_page_napi_local);
+	tcase_add_test(tc, test_put_page_percpu);
 	tcase_add_test(tc, test_ring_and_cache_full);
 	tcase_add_test(tc, test_destroy_with_inflight);
 	tcase_add_test(tc, test_alloc_failure);
