@@ -247,6 +247,12 @@ struct net_device *dev_map_entry_dev(const void *tgt_value);
 /* The entry's devmap program (BPF_XDP_DEVMAP), or NULL. */
 struct bpf_prog *dev_map_entry_prog(const void *tgt_value);
 /*
+ * A DEVMAP's slots (max_entries entry pointers, NULL for an empty slot),
+ * fixed for the map's life: the JIT's inline bpf_redirect_map() reads them
+ * as dev_map_redirect() does. NULL for other map types.
+ */
+void *const *dev_map_slots(const struct bpf_map *map);
+/*
  * BPF_F_BROADCAST: call @fn for every filled slot of a DEVMAP/DEVMAP_HASH
  * (entry as for dev_map_entry_dev(), its key) until @fn returns non-zero,
  * which is returned; 0 after the last slot, -EINVAL for other map types.

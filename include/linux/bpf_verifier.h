@@ -113,6 +113,7 @@ struct bpf_call_desc {
 	u64 (*func)(u64 r1, u64 r2, u64 r3, u64 r4, u64 r5);
 	u32 func_id;
 	u8 nr_args;		/* R1.. read: the proto's arguments */
+	struct bpf_map *map;	/* R1's map on every path, or NULL */
 	u32 nr_checks;
 	struct bpf_mem_check checks[BPF_CALL_MAX_CHECKS];
 };

@@ -477,6 +477,13 @@ struct net_device *dev_map_entry_dev(const void *tgt_value)
 	return obj ? dev_get_by_index(READ_ONCE(obj->val->ifindex)) : NULL;
 }
 
+void *const *dev_map_slots(const struct bpf_map *map)
+{
+	if (map->map_type != BPF_MAP_TYPE_DEVMAP)
+		return NULL;
+	return (void *const *)to_dtab(map)->netdev_map;
+}
+
 struct bpf_prog *dev_map_entry_prog(const void *tgt_value)
 {
 	return tgt_value ? READ_ONCE(((const struct bpf_dtab_netdev *)tgt_value)->xdp_prog) : NULL;

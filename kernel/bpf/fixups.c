@@ -193,6 +193,8 @@ static int add_call_desc(struct bpf_verifier_env *env, struct bpf_verifier_info 
 	d->func = func;
 	d->func_id = func_id;
 	d->nr_args = nr_args;
+	if (aux->call_map && !aux->call_map_poison)
+		d->map = aux->call_map;
 	for (a = 0; a < 5; a++) {
 		struct bpf_mem_check *c;
 

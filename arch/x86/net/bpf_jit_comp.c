@@ -413,6 +413,31 @@ static void patch8(struct jit_ctx *c, u32 after)
 		c->buf[after - 1] = (u8)rel;
 }
 
+/* local forward jumps with rel32, for inline code longer than rel8 reaches */
+static u32 emit_jcc32(struct jit_ctx *c, int cc)
+{
+	emit1(c, 0x0f);
+	emit1(c, 0x80 + cc);
+	emit4(c, 0);
+	return c->pos;
+}
+
+static u32 emit_jmp32(struct jit_ctx *c)
+{
+	emit1(c, 0xe9);
+	emit4(c, 0);
+	return c->pos;
+}
+
+static void patch32(struct jit_ctx *c, u32 after)
+{
+	u32 rel = c->pos - after;
+
+	for (u32 k = 0; k < 4; k++)
+		if (after - 4 + k < c->cap)
+			c->buf[after - 4 + k] = (u8)(rel >> (8 * k));
+}
+
 /* ---- run-time checks ---------------------------------------------------- */
 
 static __always_inline bool bpf_jit_range_ok(const void *lo, const void *hi, u64 addr, u64 size)
@@ -1170,9 +1195,94 @@ static void emit_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *i
 	emit_alu_mi(c, 5, false, R12, RUN_OFF(depth), 1);
 }
 
+/* Offset of thread-local @var from the thread pointer (static TLS only). */
+static long jit_tls_off(const void *var)
+{
+	unsigned long tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return (long)((uintptr_t)var - tp);
+}
+
+static bool jit_tls_static(void);
+
+/* A DEVMAP's bpf_redirect_map() the JIT can inline, or NULL. */
+static void *const *redirect_map_slots(const struct bpf_call_desc *d)
+{
+	long ri = jit_tls_off(&bpf_redirect_info);
+
+	if (d->func_id != BPF_FUNC_redirect_map || !d->map || d->nr_checks ||
+	    d->map->map_type != BPF_MAP_TYPE_DEVMAP ||
+	    (const void *)d->func != (const void *)d->map->ops->map_redirect ||
+	    !jit_tls_static() || !is_simm32(ri) || !is_simm32(ri + sizeof(bpf_redirect_info)))
+		return NULL;
+	return dev_map_slots(d->map);
+}
+
+/*
+ * bpf_redirect_map() on a DEVMAP, inline: dev_map_redirect() with the
+ * map known at JIT time. Flags with no bit but the verdict's (the common
+ * 0 or XDP_PASS) take this path; any other flags (BPF_F_BROADCAST, bad
+ * bits) call the helper. R2 is the index, R3 the flags; R0 the result,
+ * and bpf_redirect_info (thread-local, reached through %fs) gets what the
+ * helper writes: on a hit the entry, the index, the map; on a miss a NULL
+ * entry, map_id INT_MAX, map_type UNSPEC and the verdict flags & 3.
+ * Clobbers rcx (R4) and r11, which the call clobbers anyway.
+ */
+static void emit_inline_redirect_map(struct jit_ctx *c, const struct bpf_call_desc *d,
+				     void *const *slots)
+{
+	const s32 ri = (s32)jit_tls_off(&bpf_redirect_info);
+	u32 p_slow, p_miss1, p_miss2, p_done1, p_done2;
+
+#define RI(field)	(ri + (s32)offsetof(struct bpf_redirect_info, field))
+	emit_rex(c, true, 0, 0, RDX, false);		/* test rdx, ~3 */
+	emit1(c, 0xf7);
+	emit_modrm_reg(c, 0, RDX);
+	emit4(c, (u32)~3u);
+	p_slow = emit_jcc32(c, CC_NE);
+	emit1(c, 0x64);					/* mov r11, fs:[0] */
+	emit1(c, 0x4c);
+	emit1(c, 0x8b);
+	emit1(c, 0x1c);
+	emit1(c, 0x25);
+	emit4(c, 0);
+	emit_mov_rr(c, false, RAX, RSI);		/* eax = (u32)index */
+	emit_alu_ri(c, 7, false, RAX, (s32)d->map->max_entries);
+	p_miss1 = emit_jcc8(c, CC_AE);
+	emit_mov_imm64(c, RCX, (u64)(uintptr_t)slots);
+	emit1(c, 0x48);					/* mov rax, [rcx + rax * 8] */
+	emit1(c, 0x8b);
+	emit1(c, 0x04);
+	emit1(c, 0xc1);
+	emit_alu_rr(c, 0x85, true, RAX, RAX);
+	p_miss2 = emit_jcc8(c, CC_E);
+	emit_st64(c, RAX, R11, RI(tgt_value));
+	emit_st64(c, RSI, R11, RI(tgt_index));
+	emit_st_imm(c, BPF_W, R11, RI(map_id), (s32)d->map->id);
+	emit_st_imm(c, BPF_W, R11, RI(map_type), BPF_MAP_TYPE_DEVMAP);
+	emit_st_imm(c, BPF_DW, R11, RI(map), 0);
+	emit_st_imm(c, BPF_W, R11, RI(flags), 0);
+	emit_mov_imm32(c, RAX, XDP_REDIRECT);
+	p_done1 = emit_jmp32(c);
+	patch8(c, p_miss1);
+	patch8(c, p_miss2);
+	emit_st_imm(c, BPF_DW, R11, RI(tgt_value), 0);
+	emit_st_imm(c, BPF_W, R11, RI(map_id), INT_MAX);
+	emit_st_imm(c, BPF_W, R11, RI(map_type), BPF_MAP_TYPE_UNSPEC);
+	emit_mov_rr(c, false, RAX, RDX);		/* the verdict: flags & 3 */
+	p_done2 = emit_jmp32(c);
+	patch32(c, p_slow);
+	emit_call_abs(c, d->func);
+	patch32(c, p_done1);
+	patch32(c, p_done2);
+#undef RI
+}
+
 static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
 {
 	const struct bpf_call_desc *d;
+	void *const *slots;
 
 	if ((u32)insn->imm >= c->vi->nr_calls) {
 		c->failed = true;
@@ -1189,6 +1299,11 @@ static void emit_helper_call(struct jit_ctx *c, const struct bpf_insn *insn)
 		emit_alu_rr(c, 0x85, false, RAX, RAX);
 		emit_jcc_to(c, CC_NE, c->stub[STUB_COMMON], false);
 		emit_restore_regs(c);
+	}
+	slots = redirect_map_slots(d);
+	if (slots) {
+		emit_inline_redirect_map(c, d, slots);
+		return;
 	}
 	emit_call_abs(c, d->func);
 }

@@ -574,6 +574,94 @@ START_TEST(test_inline_array_lookups)
 }
 END_TEST
 
+/*
+ * bpf_redirect_map() on a DEVMAP is inlined (a DEVMAP_HASH keeps the
+ * call): for every index and flags word the verdict and the whole
+ * bpf_redirect_info must be the interpreter's (which calls the helper):
+ * hits, empty slots, indexes past max_entries and with high bits, the
+ * verdict flags, and the flags the inline code leaves to the helper
+ * (broadcast, bad bits). Index and flags come from the packet.
+ */
+START_TEST(test_inline_redirect_map)
+{
+	static const enum bpf_map_type types[] = { BPF_MAP_TYPE_DEVMAP, BPF_MAP_TYPE_DEVMAP_HASH };
+	static const u8 inline_test[] = { 0x48, 0xf7, 0xc2, 0xfc, 0xff, 0xff, 0xff };
+	static const u64 idx[] = { 0, 1, 2, 5, 7, 8, 1000, 0x100000002ULL, 0xffffffffULL };
+	static const u64 flags[] = {
+		0, XDP_DROP, XDP_PASS, XDP_TX, 4, BPF_F_BROADCAST, BPF_F_EXCLUDE_INGRESS | XDP_PASS,
+		BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS, 1ULL << 40, 1ULL << 63 | XDP_PASS,
+	};
+	u32 t, k, f;
+
+	for (t = 0; t < ARRAY_SIZE(types); t++) {
+		int id = uxdp_bpf_map_create(types[t], "tx", 4, 4, 8, NULL);
+		struct bpf_insn insns[] = {
+			BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, offsetof(struct xdp_md, data)),
+			BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+			BPF_MOV64_REG(BPF_REG_4, BPF_REG_2),
+			BPF_ALU64_IMM(BPF_ADD, BPF_REG_4, 16),
+			BPF_JMP_REG(BPF_JGT, BPF_REG_4, BPF_REG_3, 7),
+			BPF_LDX_MEM(BPF_DW, BPF_REG_6, BPF_REG_2, 0),
+			BPF_LDX_MEM(BPF_DW, BPF_REG_3, BPF_REG_2, 8),
+			BPF_MOV64_REG(BPF_REG_2, BPF_REG_6),
+			BPF_LD_MAP_FD(BPF_REG_1, id),
+			BPF_CALL_HELPER(BPF_FUNC_redirect_map),
+			BPF_EXIT_INSN(),
+			BPF_MOV64_IMM(BPF_REG_0, 99),
+			BPF_EXIT_INSN(),
+		};
+		struct bpf_redirect_info *ri = bpf_net_ctx_get_ri(), want;
+		u32 keys[] = { 1, 5, 7 }, ifindex = 3;
+		struct bpf_prog *prog;
+		u8 code[1024];
+		int n;
+
+		ck_assert_int_gt(id, 0);
+		for (k = 0; k < ARRAY_SIZE(keys); k++)
+			ck_assert_int_eq(uxdp_bpf_map_update_elem(id, &keys[k], &ifindex, BPF_ANY), 0);
+		prog = bpf_prog_alloc(ARRAY_SIZE(insns));
+		memcpy(prog->insnsi, insns, sizeof(insns));
+		prog->type = BPF_PROG_TYPE_XDP;
+		prog->aux->func_proto = xdp_func_proto;	/* the real helpers */
+		ck_assert_msg(!bpf_prog_load(&prog, log_buf, sizeof(log_buf)), "load: %s", log_buf);
+		ck_assert_msg(prog->jited, "not JITed: %s", prog->aux->jit_reason);
+		ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+		n = uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code));
+		ck_assert_int_gt(n, 0);
+		ck_assert_msg(!!memmem(code, n, inline_test, sizeof(inline_test)) ==
+			      (types[t] == BPF_MAP_TYPE_DEVMAP), "map type %u: inlined or not", types[t]);
+		for (k = 0; k < ARRAY_SIZE(idx); k++) {
+			for (f = 0; f < ARRAY_SIZE(flags); f++) {
+				enum bpf_abort_reason ra, rb;
+				struct test_pkt pkt, copy;
+				u64 vi, vj;
+
+				test_pkt_init(&pkt, 60);
+				memcpy(pkt.xdp.data, &idx[k], 8);
+				memcpy((u8 *)pkt.xdp.data + 8, &flags[f], 8);
+				copy = pkt;
+				memset(ri, 0x5a, sizeof(*ri));
+				vi = bpf_prog_run_interp(prog, &pkt.xdp, NULL, 0, &ra);
+				want = *ri;
+				pkt = copy;
+				memset(ri, 0x5a, sizeof(*ri));
+				vj = bpf_jit_prog_run(prog, &pkt.xdp, NULL, 0, &rb);
+				ck_assert_msg(vi == vj && ra == rb && !memcmp(ri, &want, sizeof(want)),
+					      "type %u index %#llx flags %#llx: interp %llu jit %llu, "
+					      "redirect info %s", types[t], (unsigned long long)idx[k],
+					      (unsigned long long)flags[f], (unsigned long long)vi,
+					      (unsigned long long)vj,
+					      memcmp(ri, &want, sizeof(want)) ? "differs" : "same");
+				pkt = copy;
+				ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), vj);
+			}
+		}
+		bpf_prog_put(prog);
+		uxdp_bpf_map_close(id);
+	}
+}
+END_TEST
+
 START_TEST(test_tail_call_limit)
 {
 	struct bpf_array *jt = fake_array_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 1);
@@ -1239,6 +1327,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_jit_disabled);
 	tcase_add_test(tc, test_jited_insns);
 	tcase_add_test(tc, test_inline_array_lookups);
+	tcase_add_test(tc, test_inline_redirect_map);
 	suite_add_tcase(s, tc);
 	return s;
 }
