@@ -25,20 +25,28 @@ static inline int smp_processor_id(void)
 }
 
 /*
- * Offset of uxdp_this_cpu from this thread's thread pointer: the same in
- * every thread when the variable is in static TLS (the code was linked into
- * the executable or loaded with it), not in a dlopen()ed library's.
+ * Offset of thread-local @var from this thread's thread pointer: the same
+ * in every thread when the variable is in static TLS (the code was linked
+ * into the executable or loaded with it), not in a dlopen()ed library's.
+ * The JIT reaches such variables as %fs:offset.
  */
-static inline long smp_tp_off(void)
+static inline long tls_tp_off(const void *var)
 {
 #if defined(__x86_64__)
 	unsigned long tp;
 
 	__asm__("mov %%fs:0, %0" : "=r"(tp));
-	return (long)((unsigned long)&uxdp_this_cpu - tp);
+	return (long)((unsigned long)var - tp);
 #else
+	(void)var;
 	return 0;
 #endif
+}
+
+/* tls_tp_off() of uxdp_this_cpu, the CPU number smp_processor_id() reads */
+static inline long smp_tp_off(void)
+{
+	return tls_tp_off(&uxdp_this_cpu);
 }
 
 static inline unsigned int num_possible_cpus(void)

@@ -1195,24 +1195,15 @@ static void emit_subprog_call(struct jit_ctx *c, u32 i, const struct bpf_insn *i
 	emit_alu_mi(c, 5, false, R12, RUN_OFF(depth), 1);
 }
 
-/* Offset of thread-local @var from the thread pointer (static TLS only). */
-static long jit_tls_off(const void *var)
-{
-	unsigned long tp;
-
-	__asm__("mov %%fs:0, %0" : "=r"(tp));
-	return (long)((uintptr_t)var - tp);
-}
-
 static bool jit_tls_static(void);
 
 /* A DEVMAP's bpf_redirect_map() the JIT can inline, or NULL. */
 static void *const *redirect_map_slots(const struct bpf_call_desc *d)
 {
-	long ri = jit_tls_off(&bpf_redirect_info);
+	long ri = tls_tp_off(&bpf_redirect_info);
 
+	/* dev_map_slots() is NULL for a map that is not a DEVMAP */
 	if (d->func_id != BPF_FUNC_redirect_map || !d->map || d->nr_checks ||
-	    d->map->map_type != BPF_MAP_TYPE_DEVMAP ||
 	    (const void *)d->func != (const void *)d->map->ops->map_redirect ||
 	    !jit_tls_static() || !is_simm32(ri) || !is_simm32(ri + sizeof(bpf_redirect_info)))
 		return NULL;
@@ -1232,7 +1223,7 @@ static void *const *redirect_map_slots(const struct bpf_call_desc *d)
 static void emit_inline_redirect_map(struct jit_ctx *c, const struct bpf_call_desc *d,
 				     void *const *slots)
 {
-	const s32 ri = (s32)jit_tls_off(&bpf_redirect_info);
+	const s32 ri = (s32)tls_tp_off(&bpf_redirect_info);
 	u32 p_slow, p_miss1, p_miss2, p_done1, p_done2;
 
 #define RI(field)	(ri + (s32)offsetof(struct bpf_redirect_info, field))
