@@ -354,9 +354,9 @@ static int veth_xdp_tx(struct veth_rq *rq, struct xdp_buff *xdp, struct veth_xdp
  * that came as an skb (veth_xmit()) has the skb's hardware timestamp, its
  * hash (L4 or none) and its offloaded VLAN tag; one that came as an
  * xdp_frame (ndo_xdp_xmit) has none of them (-ENODATA). The kernel keeps
- * the skb next to the xdp_buff (struct veth_xdp_buff); uxdp copies the
- * skb out before the program runs, so it keeps what the ops read, named
- * by the running worker's veth_xdp_cur (a buffer that is not the one the
+ * the skb next to the xdp_buff (struct veth_xdp_buff); uxdp keeps the
+ * fields the ops read there instead (TX and REDIRECT free the skb before
+ * the frame moves on), named by the running worker's veth_xdp_cur (a buffer that is not the one the
  * program runs on, as under generic XDP, gets -ENODATA).
  */
 struct veth_xdp_buff {
@@ -537,10 +537,44 @@ static void veth_xdp_rcv_one_skb(struct veth_rq *rq, struct xdp_frame *frame,
 }
 
 /*
- * The skb path: an skb from veth_xmit() meets the XDP program. uxdp copies
- * it into a page of the rq's page pool with 256 bytes of headroom (the
- * kernel's skb_pp_cow_data() case), so TX and REDIRECT can turn it into a
- * frame. Consumes @skb; returns an skb for the stack on PASS, else NULL.
+ * An skb's buffer leaves as an xdp_frame (TX, REDIRECT). The kernel takes
+ * a second reference on the skb's head page (veth_xdp_get()) and frees the
+ * skb; uxdp's skb heads are not shared with frames, so the bytes the
+ * program left (metadata to tail) move to a page of the rq's pool at the
+ * same offsets: the frame's headroom, metadata and length are the ones the
+ * kernel's frame would have.
+ */
+static int veth_xdp_buff_to_page(struct veth_rq *rq, struct xdp_buff *xdp)
+{
+	unsigned int meta = (char *)xdp->data_meta - (char *)xdp->data_hard_start;
+	unsigned int data = (char *)xdp->data - (char *)xdp->data_hard_start;
+	unsigned int end = (char *)xdp->data_end - (char *)xdp->data_hard_start;
+	struct page *page;
+	char *va;
+
+	if (unlikely(end > SKB_WITH_OVERHEAD(PAGE_SIZE)))
+		return -ENOMEM;
+	page = page_pool_dev_alloc_pages(rq->page_pool);
+	if (unlikely(!page))
+		return -ENOMEM;
+	va = page_address(page);
+	memcpy(va + meta, xdp->data_meta, end - meta);
+	xdp_init_buff(xdp, PAGE_SIZE, &rq->xdp_rxq);
+	xdp_prepare_buff(xdp, (unsigned char *)va, data, end - data, true);
+	xdp->data_meta = va + meta;
+	rq->xdp_rxq.mem.type = MEM_TYPE_PAGE_POOL;
+	return 0;
+}
+
+/*
+ * The skb path: an skb from veth_xmit() meets the XDP program, as in the
+ * kernel's veth_convert_skb_to_xdp_buff() and veth_xdp_rcv_skb(). A private
+ * linear skb whose head is a page fragment with XDP_PACKET_HEADROOM in
+ * front runs in place; any other is first copied into the rq's page pool
+ * (skb_pp_cow_data(), which keeps the header fields). PASS hands the same
+ * skb on with the program's head and tail moves applied; DROP and ABORTED
+ * free it; TX and REDIRECT turn its buffer into a frame. Consumes @skb;
+ * returns an skb for the stack on PASS, else NULL.
  */
 static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 					struct veth_xdp_tx_bq *bq, struct veth_stats *stats)
@@ -548,73 +582,76 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 	struct bpf_prog *xdp_prog = rq->xdp_prog;
 	struct veth_xdp_buff vxbuf;
 	struct xdp_buff *xdpb = &vxbuf.xdp;
-	unsigned int mac_len, len;
-	struct sk_buff *nskb;
-	struct page *page;
-	void *va;
-	u32 act;
-	int err;
+	void *orig_data, *orig_data_end;
+	unsigned int frame_sz;
+	u32 act, metalen;
+	int off, err;
 
 	if (!xdp_prog)
 		return skb;
 
 	/* Back to the MAC header. */
-	mac_len = skb->data - skb_mac_header(skb);
-	__skb_push(skb, mac_len);
-	len = skb->len;
-	if (unlikely(len > SKB_WITH_OVERHEAD(PAGE_SIZE - VETH_XDP_HEADROOM)))
-		goto drop_copy;
-	page = page_pool_dev_alloc_pages(rq->page_pool);
-	if (unlikely(!page))
-		goto drop_copy;
-	va = page_address(page);
-	if (unlikely(skb_copy_bits(skb, 0, (char *)va + VETH_XDP_HEADROOM, len))) {
-		page_pool_recycle_direct(rq->page_pool, page);
-		goto drop_copy;
+	__skb_push(skb, skb->data - skb_mac_header(skb));
+	if (skb_shared(skb) || skb_head_is_locked(skb) || skb_is_nonlinear(skb) ||
+	    skb_headroom(skb) < XDP_PACKET_HEADROOM) {
+		/* uxdp's veth runs single-buffer programs only: a copy must fit the head. */
+		if (unlikely(skb->len > SKB_WITH_OVERHEAD(PAGE_SIZE - XDP_PACKET_HEADROOM) ||
+			     skb_pp_cow_data(rq->page_pool, &skb, XDP_PACKET_HEADROOM)))
+			goto drop_copy;
 	}
+	frame_sz = skb_end_pointer(skb) - skb->head + SKB_DATA_ALIGN(sizeof(struct skb_shared_info));
+	xdp_init_buff(xdpb, frame_sz, &rq->xdp_rxq);
+	xdp_prepare_buff(xdpb, skb->head, skb_headroom(skb), skb_headlen(skb), true);
+	xdpb->txq = NULL;
 	vxbuf.hwtstamp = skb_shinfo(skb)->hwtstamps.hwtstamp;
 	vxbuf.hash = skb->hash;
 	vxbuf.l4_hash = skb->l4_hash;
 	vxbuf.vlan_proto = skb->vlan_proto;
 	vxbuf.vlan_tci = skb->vlan_tci;
-	consume_skb(skb);
+	orig_data = xdpb->data;
+	orig_data_end = xdpb->data_end;
 
-	xdp_init_buff(xdpb, PAGE_SIZE, &rq->xdp_rxq);
-	xdp_prepare_buff(xdpb, va, VETH_XDP_HEADROOM, len, true);
-	xdpb->txq = NULL;
-	rq->xdp_rxq.mem.type = MEM_TYPE_PAGE_POOL;
 	veth_xdp_cur = &vxbuf;
 	act = netdev_xdp_count_verdict(rq->dev, bpf_prog_run(xdp_prog, xdpb));
 	veth_xdp_cur = NULL;
 
 	switch (act) {
 	case XDP_PASS:
-		rq->xdp_rxq.mem = rq->xdp_mem;
-		nskb = napi_build_skb(va, PAGE_SIZE);
-		if (unlikely(!nskb)) {
+		/* bpf_xdp_adjust_head(), then bpf_xdp_adjust_tail() */
+		off = (char *)orig_data - (char *)xdpb->data;
+		if (off > 0)
+			__skb_push(skb, off);
+		else if (off < 0)
+			__skb_pull(skb, -off);
+		skb_reset_mac_header(skb);
+		off = (char *)xdpb->data_end - (char *)orig_data_end;
+		if (off)
+			__skb_put(skb, off);
+		skb->protocol = eth_type_trans(skb, rq->dev);
+		metalen = (char *)xdpb->data - (char *)xdpb->data_meta;
+		if (metalen)
+			skb_metadata_set(skb, metalen);
+		return skb;
+	case XDP_TX:
+	case XDP_REDIRECT:
+		err = veth_xdp_buff_to_page(rq, xdpb);
+		consume_skb(skb);
+		if (unlikely(err)) {
 			stats->rx_drops++;
-			netdev_drop(rq->dev, NETDEV_DROP_SKB_ALLOC, 1);
-			page_pool_recycle_direct(rq->page_pool, page);
+			veth_drop(rq->dev, VETH_DROP_SKB_COPY, 1);
 			return NULL;
 		}
-		skb_reserve(nskb, (char *)xdpb->data - (char *)va);
-		__skb_put(nskb, (char *)xdpb->data_end - (char *)xdpb->data);
-		if (xdpb->data_meta < xdpb->data)
-			skb_metadata_set(nskb, (char *)xdpb->data - (char *)xdpb->data_meta);
-		skb_mark_for_recycle(nskb);
-		nskb->protocol = eth_type_trans(nskb, rq->dev);
-		return nskb;
-	case XDP_TX:
-		err = veth_xdp_tx(rq, xdpb, bq);
-		rq->xdp_rxq.mem = rq->xdp_mem;
-		if (unlikely(err < 0)) {
-			stats->rx_drops++;
-			veth_drop(rq->dev, VETH_DROP_XDP_TX_ERR, 1);
-			goto free_page;
+		if (act == XDP_TX) {
+			err = veth_xdp_tx(rq, xdpb, bq);
+			rq->xdp_rxq.mem = rq->xdp_mem;
+			if (unlikely(err < 0)) {
+				stats->rx_drops++;
+				veth_drop(rq->dev, VETH_DROP_XDP_TX_ERR, 1);
+				goto free_page;
+			}
+			stats->xdp_tx++;
+			return NULL;
 		}
-		stats->xdp_tx++;
-		return NULL;
-	case XDP_REDIRECT:
 		err = xdp_do_redirect(rq->dev, xdpb, xdp_prog);
 		rq->xdp_rxq.mem = rq->xdp_mem;
 		if (unlikely(err)) {
@@ -628,16 +665,17 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 	case XDP_ABORTED:
 		netdev_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
 		stats->xdp_drops++;
-		goto free_page;
+		kfree_skb(skb);
+		return NULL;
 	default:
 		netdev_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
 		stats->xdp_drops++;
-		goto free_page;
+		kfree_skb(skb);
+		return NULL;
 	}
 
 free_page:
-	rq->xdp_rxq.mem = rq->xdp_mem;
-	page_pool_recycle_direct(rq->page_pool, page);
+	page_pool_recycle_direct(rq->page_pool, virt_to_head_page(xdpb->data));
 	return NULL;
 
 drop_copy:

@@ -367,17 +367,41 @@ START_TEST(skb_path_pass_and_drop)
 END_TEST
 
 /*
+ * An empty skb for veth0 to send: a page-fragment head with the headroom
+ * XDP wants (@frag_head), or a small kmalloc'd one as local traffic has.
+ */
+static struct sk_buff *empty_skb(bool frag_head)
+{
+	struct sk_buff *skb;
+
+	if (frag_head) {
+		struct page *page = alloc_page(GFP_ATOMIC);
+
+		ck_assert_ptr_nonnull(page);
+		skb = build_skb(page_address(page), PAGE_SIZE);
+		ck_assert_ptr_nonnull(skb);
+		skb_reserve(skb, XDP_PACKET_HEADROOM);
+	} else {
+		skb = alloc_skb(128, GFP_ATOMIC);
+		ck_assert_ptr_nonnull(skb);
+		skb_reserve(skb, 32);
+	}
+	return skb;
+}
+
+/*
  * RX metadata of a program bound to veth1: an skb from veth0 brings its
  * hardware timestamp, L4 hash and offloaded VLAN tag; an skb without a
  * hash or tag gets -ENODATA for them; a frame by ndo_xdp_xmit knows
- * nothing (-ENODATA, as the kernel's veth without an skb).
+ * nothing (-ENODATA, as the kernel's veth without an skb). A kmalloc'd
+ * head (@frag_head false) is copied before the program runs, and the
+ * copy keeps the header fields but not the shared info's timestamp, as
+ * the kernel's skb_pp_cow_data() (skb_copy_header()).
  */
-static void meta_skb(u32 hash, u16 vlan_tci, u64 tstamp)
+static void meta_skb(u32 hash, u16 vlan_tci, u64 tstamp, bool frag_head)
 {
-	struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
+	struct sk_buff *skb = empty_skb(frag_head);
 
-	ck_assert_ptr_nonnull(skb);
-	skb_reserve(skb, 32);
 	memset(skb_put(skb, 60), 0, 60);
 	memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
 	skb->data[12] = 0x08;
@@ -410,7 +434,7 @@ START_TEST(rx_metadata)
 	mid = uxdp_bpf_object_find_map(obj, "meta");
 	ck_assert_int_eq(uxdp_link_set_xdp("veth1", id, err, sizeof(err)), 0);
 
-	meta_skb(0x1234abcd, 42, 777);
+	meta_skb(0x1234abcd, 42, 777, true);
 	for (__u32 k = 0; k < 5; k++)
 		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
 	ck_assert_int_eq(v[0], 0);
@@ -419,7 +443,16 @@ START_TEST(rx_metadata)
 	ck_assert_int_eq(v[3], 0);		/* VLAN tag */
 	ck_assert_int_eq(v[4], 1);
 
-	meta_skb(0, 0, 0);
+	meta_skb(0x1234abcd, 42, 777, false);
+	for (__u32 k = 0; k < 5; k++)
+		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
+	ck_assert_int_eq(v[0], 0);
+	ck_assert_int_eq(v[1], 0);		/* not copied with the head */
+	ck_assert_int_eq(v[2], 0);
+	ck_assert_int_eq(v[3], 0);
+	ck_assert_int_eq(v[4], 2);
+
+	meta_skb(0, 0, 0, false);
 	for (__u32 k = 0; k < 4; k++)
 		ck_assert_int_eq(uxdp_bpf_map_lookup_elem(mid, &k, &v[k]), 0);
 	ck_assert_int_eq(v[0], 0);		/* the skb's (zero) timestamp */
@@ -433,9 +466,121 @@ START_TEST(rx_metadata)
 	ck_assert_int_eq(v[0], -ENODATA);
 	ck_assert_int_eq(v[2], -ENODATA);
 	ck_assert_int_eq(v[3], -ENODATA);
-	ck_assert_int_eq(v[4], 3);
+	ck_assert_int_eq(v[4], 4);
 	uxdp_link_del_all();
 	uxdp_bpf_object_close(obj);
+	test_leak_check(pool);
+}
+END_TEST
+
+/*
+ * The skb path runs in place when the kernel's would: a private, linear
+ * skb with a page-fragment head and 256 bytes of headroom reaches the
+ * stack as the same skb, with the program's head move and metadata
+ * applied; a kmalloc'd head is copied first (a new skb, the header fields
+ * kept). TX of an skb's buffer sends the bytes the program left.
+ */
+static struct sk_buff *grabbed;
+static unsigned int grabbed_len, grabbed_meta;
+static u32 grabbed_hash;
+static u8 grabbed_buf[128];
+
+static int grab(struct sk_buff *skb, struct net_device *dev)
+{
+	(void)dev;
+	grabbed = skb;
+	grabbed_hash = skb->hash;
+	grabbed_meta = skb_metadata_len(skb);
+	grabbed_len = skb->len + ETH_HLEN;
+	ck_assert_uint_le(grabbed_len, sizeof(grabbed_buf));
+	ck_assert_int_eq(skb_copy_bits(skb, -ETH_HLEN, grabbed_buf, grabbed_len), 0);
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
+}
+
+static struct packet_type grab_ip = { .func = grab };
+static struct packet_type grab_vlan = { .func = grab };
+
+/* A 64-byte frame to veth1 from veth0, 802.1Q-tagged when @tagged. */
+static struct sk_buff *send_skb(bool frag_head, bool tagged, u8 *frame)
+{
+	struct sk_buff *skb = empty_skb(frag_head);
+	unsigned int i = 12;
+
+	for (unsigned int k = 0; k < 64; k++)
+		frame[k] = (u8)(k * 5 + 1);
+	memcpy(frame, veth1->dev_addr, ETH_ALEN);
+	if (tagged) {
+		memcpy(frame + 12, "\x81\x00\x00\x64", 4);
+		i = 16;
+	}
+	memcpy(frame + i, "\x08\x00", 2);
+	memcpy(skb_put(skb, 64), frame, 64);
+	skb->dev = veth0;
+	skb->hash = 0x5eed;
+	ck_assert_int_eq(dev_queue_xmit(skb), 0);
+	ck_assert_int_ge(test_napi_drain(), 1);
+	return skb;
+}
+
+START_TEST(skb_path_in_place_or_copied)
+{
+	struct test_prog pass = test_prog_load("xdp_action", XDP_PASS);
+	struct uxdp_bpf_object *obj = uxdp_bpf_object_open(BPF_PROGS_DIR "/xdp_adjust.o", NULL);
+	char err[256] = "";
+	struct sk_buff *sent;
+	u8 frame[64], want[64];
+
+	ck_assert_ptr_nonnull(obj);
+	pair_setup();
+	grab_ip.type = htons(ETH_P_IP);
+	grab_vlan.type = htons(ETH_P_8021Q);
+	dev_add_pack(&grab_ip);
+	dev_add_pack(&grab_vlan);
+	ck_assert_int_eq(uxdp_link_set_xdp("veth1", uxdp_bpf_object_find_prog(obj, "xdp_vlan_pop", NULL),
+					   err, sizeof(err)), 0);
+	for (int frag_head = 1; frag_head >= 0; frag_head--) {
+		grabbed = NULL;
+		sent = send_skb(frag_head, true, frame);
+		ck_assert_msg(frag_head ? grabbed == sent : grabbed && grabbed != sent,
+			      "frag_head %d: the stack got %p for %p", frag_head, (void *)grabbed,
+			      (void *)sent);
+		ck_assert_uint_eq(grabbed_hash, 0x5eed);
+		/* the tag popped by bpf_xdp_adjust_head() */
+		memcpy(want, frame, 12);
+		memcpy(want + 12, frame + 16, 48);
+		ck_assert_uint_eq(grabbed_len, 60);
+		ck_assert_mem_eq(grabbed_buf, want, 60);
+	}
+
+	ck_assert_int_eq(uxdp_link_set_xdp("veth1", uxdp_bpf_object_find_prog(obj, "xdp_meta", NULL),
+					   err, sizeof(err)), 0);
+	grabbed = NULL;
+	sent = send_skb(true, false, frame);
+	ck_assert_ptr_eq(grabbed, sent);
+	ck_assert_uint_eq(grabbed_meta, 8);
+	ck_assert_mem_eq(grabbed_buf, frame, 64);
+
+	/* TX: veth0 gets the tagged frame veth1's program built in the skb. */
+	ck_assert_int_eq(uxdp_link_set_xdp("veth1", uxdp_bpf_object_find_prog(obj, "xdp_vlan_push", NULL),
+					   err, sizeof(err)), 0);
+	test_attach("veth0", &pass);
+	for (int frag_head = 1; frag_head >= 0; frag_head--) {
+		grabbed = NULL;
+		send_skb(frag_head, false, frame);
+		ck_assert_ptr_nonnull(grabbed);
+		ck_assert_uint_eq(grabbed_len, 68);
+		ck_assert_mem_eq(grabbed_buf, frame, 12);
+		ck_assert_mem_eq(grabbed_buf + 12, "\x81\x00\x00\x64", 4);
+		ck_assert_mem_eq(grabbed_buf + 16, frame + 12, 52);
+	}
+	ck_assert_uint_eq(test_info("veth1").xdp_tx, 2);
+	ck_assert_uint_eq(test_info("veth0").xdp_pass, 2);
+	dev_remove_pack(&grab_ip);
+	dev_remove_pack(&grab_vlan);
+	uxdp_link_del_all();
+	uxdp_bpf_object_close(obj);
+	uxdp_bpf_object_close(pass.obj);
 	test_leak_check(pool);
 }
 END_TEST
@@ -535,6 +680,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, skb_path_pass_and_drop);
 	tcase_add_test(tc, skb_without_napi_goes_straight_to_stack);
 	tcase_add_test(tc, rx_metadata);
+	tcase_add_test(tc, skb_path_in_place_or_copied);
 	tcase_add_test(tc, attach_rules);
 	tcase_add_test(tc, queues_follow_the_cpu);
 	suite_add_tcase(s, tc);
