@@ -146,6 +146,31 @@ static inline struct dsa_port *dsa_user_to_port(const struct net_device *dev)
 	return ((struct dsa_user_priv *)netdev_priv(dev))->dp;
 }
 
+/*
+ * The MAC addresses, moved over a tag as net/dsa/tag.h does it: 12 bytes
+ * loaded before any is stored, so the move may overlap (inline, where a
+ * memmove() call would cost more than the move).
+ */
+static inline void dsa_move_macs(void *to, const void *from)
+{
+	u8 macs[2 * ETH_ALEN];
+
+	__builtin_memcpy(macs, from, sizeof(macs));
+	__builtin_memcpy(to, macs, sizeof(macs));
+}
+
+/* Make room for a @len-byte tag after the MACs (the caller pushed @len). */
+static inline void dsa_alloc_etype_header(struct sk_buff *skb, int len)
+{
+	dsa_move_macs(skb->data, skb->data + len);
+}
+
+/* Close a @len-byte tag after the MACs (data is past the tag, as after a pull). */
+static inline void dsa_strip_etype_header(struct sk_buff *skb, int len)
+{
+	dsa_move_macs(skb->data - ETH_HLEN, skb->data - ETH_HLEN - len);
+}
+
 /* The CPU port of a conduit (the kernel's dev->dsa_ptr). */
 struct dsa_port *dsa_conduit_cpu_dp(const struct net_device *conduit);
 /* User netdev of (@sw, @port) behind @conduit, or NULL. */

@@ -105,6 +105,20 @@ static inline u32 neigh_hash(const struct neigh_table *tbl, const void *pkey,
 	return (h ^ (h >> 16)) & (NEIGH_HASH - 1);
 }
 
+/* The kernel's per-table key_eq: neigh_key_eq32() for ARP, else the bytes. */
+static inline bool neigh_key_eq(const struct neigh_table *tbl, const struct neighbour *n,
+				const void *pkey)
+{
+	u32 a, b;
+
+	if (likely(tbl->key_len == 4)) {
+		memcpy(&a, n->primary_key, 4);
+		memcpy(&b, pkey, 4);
+		return a == b;
+	}
+	return !memcmp(n->primary_key, pkey, tbl->key_len);
+}
+
 struct neighbour *neigh_lookup(struct neigh_table *tbl, const void *pkey,
 			       const struct net_device *dev)
 {
@@ -122,7 +136,7 @@ struct neighbour *neigh_lookup(struct neigh_table *tbl, const void *pkey,
 		if (!i)
 			return NULL;
 		n = &s[i - 1];
-		if (n->dev == dev && !memcmp(n->primary_key, pkey, tbl->key_len)) {
+		if (n->dev == dev && neigh_key_eq(tbl, n, pkey)) {
 			NEIGH_CACHE_STAT_INC(tbl, hits);
 			return n;
 		}

@@ -40,7 +40,7 @@ struct sk_buff *dsa_8021q_xmit(struct sk_buff *skb, u16 tpid, u16 tci)
 		return NULL;
 	}
 	p = skb_push(skb, VLAN_HLEN);
-	memmove(p, p + VLAN_HLEN, 2 * ETH_ALEN);
+	dsa_alloc_etype_header(skb, VLAN_HLEN);
 	skb->mac_header -= VLAN_HLEN;
 	p[12] = tpid >> 8;
 	p[13] = tpid;
@@ -75,7 +75,7 @@ int dsa_8021q_rcv(struct sk_buff *skb, int *sw, int *port, int *vbid, u16 tpid_o
 	skb->priority = tci >> VLAN_PRIO_SHIFT;
 	/* __skb_vlan_pop(): MACs 4 bytes forward, drop the tag. */
 	mac = skb->data - ETH_HLEN;
-	memmove(mac + VLAN_HLEN, mac, 2 * ETH_ALEN);
+	dsa_move_macs(mac + VLAN_HLEN, mac);
 	__skb_pull(skb, VLAN_HLEN);
 	skb->mac_header += VLAN_HLEN;
 	return 0;

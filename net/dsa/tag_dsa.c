@@ -45,7 +45,7 @@ static int dsa_tag_ll(struct sk_buff *skb, u8 cmd, int dev_id, int port, int ext
 			if (skb_cow_head(skb, extra))
 				return -DSA_DROP_NOMEM;
 			skb_push(skb, extra);
-			memmove(skb->data, skb->data + extra, 2 * ETH_ALEN);
+			dsa_alloc_etype_header(skb, extra);
 		}
 		hdr = skb->data + 2 * ETH_ALEN + extra;
 		hdr[0] = (cmd << 6) | 0x20 | dev_id;
@@ -60,7 +60,7 @@ static int dsa_tag_ll(struct sk_buff *skb, u8 cmd, int dev_id, int port, int ext
 		if (skb_cow_head(skb, DSA_HLEN + extra))
 			return -DSA_DROP_NOMEM;
 		skb_push(skb, DSA_HLEN + extra);
-		memmove(skb->data, skb->data + DSA_HLEN + extra, 2 * ETH_ALEN);
+		dsa_alloc_etype_header(skb, DSA_HLEN + extra);
 		hdr = skb->data + 2 * ETH_ALEN + extra;
 		hdr[0] = (cmd << 6) | dev_id;
 		hdr[1] = port << 3;
@@ -95,10 +95,10 @@ static void dsa_untag_ll(struct sk_buff *skb, const u8 *hdr_in, int extra)
 			new_header[2] |= 0x10;
 		memcpy(hdr, new_header, DSA_HLEN);
 		if (extra)
-			memmove(skb->data - ETH_HLEN, skb->data - ETH_HLEN - extra, 2 * ETH_ALEN);
+			dsa_strip_etype_header(skb, extra);
 	} else {
 		__skb_pull(skb, DSA_HLEN);
-		memmove(skb->data - ETH_HLEN, skb->data - ETH_HLEN - DSA_HLEN - extra, 2 * ETH_ALEN);
+		dsa_strip_etype_header(skb, DSA_HLEN + extra);
 	}
 }
 
