@@ -61,6 +61,7 @@ struct htab_elem {
 	u32 lru_prev, lru_next;	/* LRU list; free list uses lru_next */
 	u8 ref;			/* LRU: used since last seen by the evictor */
 	u8 linked;		/* in a bucket chain */
+	u32 idx;		/* own index: the value's slot, without a division */
 	char key[] __aligned(8);
 };
 
@@ -113,7 +114,8 @@ static inline void *htab_value(const struct bpf_htab *htab, u32 i, int cpu)
 
 static inline u32 htab_elem_index(const struct bpf_htab *htab, const struct htab_elem *e)
 {
-	return ((const char *)e - htab->elems) / htab->elem_hdr_size;
+	(void)htab;
+	return e->idx;
 }
 
 /* ---- jhash (include/linux/jhash.h, Bob Jenkins' lookup3) -------------- */
@@ -337,6 +339,8 @@ static struct bpf_map *htab_map_alloc(union bpf_attr *attr)
 	} else if (getrandom(&htab->hashrnd, sizeof(htab->hashrnd), 0) != sizeof(htab->hashrnd)) {
 		htab->hashrnd = (u32)(uintptr_t)htab ^ 0x9e3779b9u;
 	}
+	for (i = 0; i < htab->n_elems; i++)
+		htab_elem(htab, i)->idx = i;
 	for (i = 0; i < htab->n_buckets; i++) {
 		htab->buckets[i].head = HTAB_NULLS | i;
 		pthread_spin_init(&htab->buckets[i].lock, PTHREAD_PROCESS_PRIVATE);
