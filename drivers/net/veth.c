@@ -662,15 +662,19 @@ static struct sk_buff *veth_xdp_rcv_skb(struct veth_rq *rq, struct sk_buff *skb,
 		}
 		stats->xdp_redirect++;
 		return NULL;
+	/*
+	 * The kernel's kfree_skb(): the drop is counted once, on the device
+	 * (netdev_drop()), so the skb itself goes as consumed.
+	 */
 	case XDP_ABORTED:
 		netdev_drop(rq->dev, NETDEV_DROP_XDP_ABORTED, 1);
 		stats->xdp_drops++;
-		kfree_skb(skb);
+		consume_skb(skb);
 		return NULL;
 	default:
 		netdev_drop(rq->dev, NETDEV_DROP_XDP_DROP, 1);
 		stats->xdp_drops++;
-		kfree_skb(skb);
+		consume_skb(skb);
 		return NULL;
 	}
 
