@@ -356,8 +356,9 @@ static int veth_xdp_tx(struct veth_rq *rq, struct xdp_buff *xdp, struct veth_xdp
  * xdp_frame (ndo_xdp_xmit) has none of them (-ENODATA). The kernel keeps
  * the skb next to the xdp_buff (struct veth_xdp_buff); uxdp keeps the
  * fields the ops read there instead (TX and REDIRECT free the skb before
- * the frame moves on), named by the running worker's veth_xdp_cur (a buffer that is not the one the
- * program runs on, as under generic XDP, gets -ENODATA).
+ * the frame moves on), named by the running worker's veth_xdp_cur (a
+ * buffer that is not the one the program runs on, as under generic XDP,
+ * gets -ENODATA).
  */
 struct veth_xdp_buff {
 	struct xdp_buff xdp;
