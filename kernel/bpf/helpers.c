@@ -610,19 +610,71 @@ static const char *bin_str(const struct bprintf_data *d, u32 *cur, size_t *len)
 	return str;
 }
 
+/* Append @n copies of @c at *@pos, counting what does not fit. */
+static void out_pad(char *buf, size_t size, size_t *pos, char c, size_t n)
+{
+	if (*pos < size) {
+		size_t room = size - 1 - *pos;
+
+		memset(buf + *pos, c, n < room ? n : room);
+	}
+	*pos += n;
+}
+
+/*
+ * One field, as the kernel's number() and string() lay it out: @sign
+ * (or none), then @body, padded to @width with spaces on the left, on
+ * the right for '-', or with zeros between sign and body for '0'.
+ */
+static void out_field(char *buf, size_t size, size_t *pos, const struct bprintf_spec *sp,
+		      char sign, const char *body, size_t len, bool zero_ok)
+{
+	size_t need = len + (sign != 0);
+	size_t pad = sp->width > 0 && (size_t)sp->width > need ? sp->width - need : 0;
+	bool left = strchr(sp->flags, '-') != NULL;
+	bool zero = !left && zero_ok && strchr(sp->flags, '0') != NULL;
+
+	if (pad && !left && !zero)
+		out_pad(buf, size, pos, ' ', pad);
+	if (sign)
+		out_put(buf, size, pos, &sign, 1);
+	if (pad && zero)
+		out_pad(buf, size, pos, '0', pad);
+	out_put(buf, size, pos, body, len);
+	if (pad && left)
+		out_pad(buf, size, pos, ' ', pad);
+}
+
+/* Digits of @v in base 10 or 16 at the end of @end's buffer; returns the first. */
+static char *fmt_digits(char *end, u64 v, bool hex, bool upper)
+{
+	const char *xd = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+
+	do {
+		if (hex) {
+			*--end = xd[v & 15];
+			v >>= 4;
+		} else {
+			*--end = '0' + v % 10;
+			v /= 10;
+		}
+	} while (v);
+	return end;
+}
+
 static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_spec *sp,
 		    const struct bprintf_data *d, u32 *cur)
 {
-	char spec[32], tmp[MAX_BPRINTF_BIN_ARGS + 64], flags[5];
-	const char *f, *str;
-	char *o = flags;
+	char tmp[24], *end = tmp + sizeof(tmp), *s;
+	const char *str;
+	char sign = 0;
 	size_t len;
-	int n = 0;
 	u64 v = 0;
 	u32 w = 0;
 	u8 c;
 
-	if (sp->kind == BP_PRESTR) {
+	switch (sp->kind) {
+	case BP_PRESTR:
 		/*
 		 * Prepared strings are copied without width, and only while
 		 * there is room: past the end they count for nothing and, as
@@ -634,64 +686,48 @@ static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_sp
 			*cur += len + 1;
 		}
 		return;
-	}
-
-	/* '0' pads numbers only; the kernel pads strings and chars with spaces. */
-	for (f = sp->flags; *f; f++)
-		if (*f != '0' || sp->kind == BP_INT || sp->kind == BP_PTR)
-			*o++ = *f;
-	*o = '\0';
-	n = snprintf(spec, sizeof(spec), "%%%s", flags);
-	if (sp->width >= 0)
-		n += snprintf(spec + n, sizeof(spec) - n, "%d", sp->width);
-
-	switch (sp->kind) {
 	case BP_INT:
 		if (sp->size == 8) {
 			bin_get(d, cur, &v, 8, 4);
-			snprintf(spec + n, sizeof(spec) - n, "ll%c", sp->conv);
-			if (sp->conv == 'd' || sp->conv == 'i')
-				n = snprintf(tmp, sizeof(tmp), spec, (long long)v);
-			else
-				n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)v);
 		} else {
 			bin_get(d, cur, &w, 4, 4);
-			snprintf(spec + n, sizeof(spec) - n, "%c", sp->conv);
-			if (sp->conv == 'd' || sp->conv == 'i')
-				n = snprintf(tmp, sizeof(tmp), spec, (int)w);
-			else
-				n = snprintf(tmp, sizeof(tmp), spec, w);
+			v = sp->conv == 'd' || sp->conv == 'i' ? (u64)(s64)(s32)w : w;
 		}
-		break;
+		if (sp->conv == 'd' || sp->conv == 'i') {
+			if ((s64)v < 0) {
+				sign = '-';
+				v = -v;
+			} else if (strchr(sp->flags, '+')) {
+				sign = '+';
+			} else if (strchr(sp->flags, ' ')) {
+				sign = ' ';
+			}
+		}
+		s = fmt_digits(end, v, sp->conv == 'x' || sp->conv == 'X', sp->conv == 'X');
+		out_field(buf, size, pos, sp, sign, s, end - s, true);
+		return;
+	case BP_PTR:
+		bin_get(d, cur, &v, 8, 4);
+		s = fmt_digits(end, v, true, false);
+		/* pointer_string(): 16 zero-padded hex digits unless a width is given. */
+		if (sp->width < 0) {
+			while (end - s < 16)
+				*--s = '0';
+			out_put(buf, size, pos, s, end - s);
+			return;
+		}
+		out_field(buf, size, pos, sp, 0, s, end - s, true);
+		return;
 	case BP_CHAR:
 		bin_get(d, cur, &c, 1, 1);
-		snprintf(spec + n, sizeof(spec) - n, "c");
-		n = snprintf(tmp, sizeof(tmp), spec, (int)c);
-		break;
+		out_field(buf, size, pos, sp, 0, (const char *)&c, 1, false);
+		return;
 	case BP_STR:
 		str = bin_str(d, cur, &len);
 		*cur += len + 1;
-		snprintf(spec + n, sizeof(spec) - n, "s");
-		n = snprintf(tmp, sizeof(tmp), spec, str);
-		break;
-	case BP_PTR:
-		bin_get(d, cur, &v, 8, 4);
-		/* pointer_string(): 16 zero-padded hex digits unless a width is given. */
-		if (sp->width < 0) {
-			n = snprintf(tmp, sizeof(tmp), "%016llx", (unsigned long long)v);
-		} else {
-			snprintf(spec + n, sizeof(spec) - n, "llx");
-			n = snprintf(tmp, sizeof(tmp), spec, (unsigned long long)v);
-		}
-		break;
-	case BP_PRESTR:
-		break;
+		out_field(buf, size, pos, sp, 0, str, len, false);
+		return;
 	}
-	if (n < 0)
-		n = 0;
-	if ((size_t)n >= sizeof(tmp))
-		n = sizeof(tmp) - 1;
-	out_put(buf, size, pos, tmp, n);
 }
 
 /*
@@ -701,7 +737,7 @@ static void out_fmt(char *buf, size_t size, size_t *pos, const struct bprintf_sp
 static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bprintf_data *d)
 {
 	size_t pos = 0;
-	u32 i = 0, k = 0, cur = 0;
+	u32 i = 0, k = 0, cur = 0, lit;
 
 	while (i < d->fmt_len) {
 		if (k < d->nr && i == d->spec[k].start) {
@@ -720,8 +756,13 @@ static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bpr
 			i += 2;
 			continue;
 		}
-		out_put(buf, size, &pos, &fmt[i], 1);
-		i++;
+		/* A run of plain text, up to the next spec or '%'. */
+		lit = i;
+		while (++i < d->fmt_len && fmt[i] != '%')
+			;
+		if (k < d->nr && i > d->spec[k].start)
+			i = d->spec[k].start;
+		out_put(buf, size, &pos, &fmt[lit], i - lit);
 	}
 	if (size)
 		buf[pos < size ? pos : size - 1] = '\0';

@@ -50,6 +50,7 @@ static __noinline long snprintf_op(struct args *a)
 	static const char f6[] = "%px|%18px|%pks|%pus";
 	static const char f7[] = "%d %d %d %d %d %d %d %d %d %d %d %d";
 	static const char f8[] = "%pI6c|%pI4abc|x%pi4y";
+	static const char f9[] = "%-+6d|%+06d|% 06d|%0-6d|%- 6i|%07u|%-7x|%+5X|%1d|%3lld|%-9lx|%c";
 	u64 args[12];
 	__u32 sz = a->fs & 0xff;
 	int k;
@@ -69,6 +70,7 @@ static __noinline long snprintf_op(struct args *a)
 	case 6: return bpf_snprintf((char *)a->out, sz, f6, args, sizeof(args));
 	case 7: return bpf_snprintf((char *)a->out, sz, f7, args, sizeof(args));
 	case 8: return bpf_snprintf((char *)a->out, sz, f8, args, sizeof(args));
+	case 9: return bpf_snprintf((char *)a->out, sz, f9, args, sizeof(args));
 	}
 	return -1003;
 }

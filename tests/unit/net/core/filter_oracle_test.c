@@ -144,6 +144,7 @@ static void uxdp_run(const struct args *in, const u8 *pkt, u32 len, struct resul
 			"%px|%18px|%pks|%pus",
 			"%d %d %d %d %d %d %d %d %d %d %d %d",
 			"%pI6c|%pI4abc|x%pi4y",
+			"%-+6d|%+06d|% 06d|%0-6d|%- 6i|%07u|%-7x|%+5X|%1d|%3lld|%-9lx|%c",
 		};
 		u64 args[12];
 		int k;
@@ -389,7 +390,7 @@ START_TEST(test_oracle_snprintf)
 	srandom(99);
 	fill_pkt();
 	for (it = 0; it < 600; it++) {
-		a.b = it % 9;
+		a.b = it % 10;
 		a.fs = it % 7 == 0 ? random() % 24 : 255;
 		a.ts = 0;
 		memset(a.out, 0xCC, sizeof(a.out));
