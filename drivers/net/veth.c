@@ -187,7 +187,7 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 	rcv_priv = netdev_priv(rcv);
-	rxq = skb->queue_mapping;
+	rxq = skb_get_queue_mapping(skb);
 	if (rxq < (int)rcv->real_num_rx_queues) {
 		rq = &rcv_priv->rq[rxq];
 		use_napi = rq->napi_enabled;

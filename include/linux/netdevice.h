@@ -371,6 +371,7 @@ void dev_map_netdev_unregister(struct net_device *dev);
 int netif_receive_skb(struct sk_buff *skb);
 /* Transmit @skb on skb->dev. Consumes @skb. */
 int dev_queue_xmit(struct sk_buff *skb);
+u16 netdev_core_pick_tx(struct net_device *dev, struct sk_buff *skb);
 
 /* A protocol handler (the kernel's struct packet_type); consumes the skb. */
 struct packet_type {

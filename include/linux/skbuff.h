@@ -335,6 +335,37 @@ static inline void skb_mark_for_recycle(struct sk_buff *skb)
 	skb->pp_recycle = 1;
 }
 
+/*
+ * ---- queue mapping ----
+ * On receive, queue_mapping is the rx queue plus one (0: none recorded);
+ * dev_queue_xmit() overwrites it with the tx queue it picked (no offset),
+ * which is what a driver's ndo_start_xmit() reads.
+ */
+static inline void skb_set_queue_mapping(struct sk_buff *skb, u16 queue_mapping)
+{
+	skb->queue_mapping = queue_mapping;
+}
+
+static inline u16 skb_get_queue_mapping(const struct sk_buff *skb)
+{
+	return skb->queue_mapping;
+}
+
+static inline void skb_record_rx_queue(struct sk_buff *skb, u16 rx_queue)
+{
+	skb->queue_mapping = rx_queue + 1;
+}
+
+static inline u16 skb_get_rx_queue(const struct sk_buff *skb)
+{
+	return skb->queue_mapping - 1;
+}
+
+static inline bool skb_rx_queue_recorded(const struct sk_buff *skb)
+{
+	return skb->queue_mapping != 0;
+}
+
 /* ---- header offsets ---- */
 
 static inline bool skb_mac_header_was_set(const struct sk_buff *skb)

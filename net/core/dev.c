@@ -31,10 +31,14 @@
  * Kernel: net/core/dev.c register_netdevice(), dev_get_by_index(),
  *	   dev_get_by_name(), dev_open(), dev_close(), dev_get_stats(),
  *	   napi_schedule_prep(), __napi_schedule(), napi_complete_done(),
- *	   net_rx_action(), __netif_receive_skb_core(), dev_queue_xmit()
+ *	   net_rx_action(), __netif_receive_skb_core(), dev_queue_xmit(),
+ *	   netdev_core_pick_tx(), netdev_pick_tx(), skb_tx_hash()
  * Differs: one namespace; no qdiscs (dev_queue_xmit calls ndo_start_xmit
  *	    directly); no GRO; no backlog queue (netif_rx delivers at once);
- *	    no RCU: configuration changes only between runs.
+ *	    no RCU: configuration changes only between runs; the tx queue is
+ *	    picked without ndo_select_queue, XPS or a socket's queue, and
+ *	    with no flow dissector an skb without a recorded rx queue or a
+ *	    hash leaves by queue 0.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -542,6 +546,40 @@ int netif_receive_skb(struct sk_buff *skb)
 	return NET_RX_DROP;
 }
 
+/*
+ * skb_tx_hash(): the recorded rx queue folded into the tx queues (a
+ * forwarded skb leaves by the queue of the CPU-local ring it came on),
+ * otherwise the flow hash scaled to them.
+ */
+static u16 skb_tx_hash(const struct net_device *dev, const struct sk_buff *skb)
+{
+	u32 qcount = dev->real_num_tx_queues;
+
+	if (skb_rx_queue_recorded(skb)) {
+		u32 hash = skb_get_rx_queue(skb);
+
+		while (unlikely(hash >= qcount))
+			hash -= qcount;
+		return hash;
+	}
+	/* reciprocal_scale(skb_get_hash()): no flow dissector, an unhashed skb takes 0 */
+	return (u16)(((u64)skb->hash * qcount) >> 32);
+}
+
+/*
+ * netdev_core_pick_tx(): the tx queue index for @skb on @dev, stored in
+ * skb->queue_mapping for the driver (veth picks the peer's rx ring by it).
+ */
+u16 netdev_core_pick_tx(struct net_device *dev, struct sk_buff *skb)
+{
+	u16 queue_index = 0;
+
+	if (dev->real_num_tx_queues > 1)
+		queue_index = skb_tx_hash(dev, skb);
+	skb_set_queue_mapping(skb, queue_index);
+	return queue_index;
+}
+
 int dev_queue_xmit(struct sk_buff *skb)
 {
 	struct net_device *dev = skb->dev;
@@ -556,6 +594,7 @@ int dev_queue_xmit(struct sk_buff *skb)
 		kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED);
 		return -EOPNOTSUPP;
 	}
+	netdev_core_pick_tx(dev, skb);
 	/* No qdisc: NETDEV_TX_BUSY cannot requeue, the skb was dropped by the driver. */
 	return dev->netdev_ops->ndo_start_xmit(skb, dev) == NETDEV_TX_OK ? 0 : -ENOBUFS;
 }

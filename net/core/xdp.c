@@ -248,6 +248,7 @@ struct sk_buff *xdp_build_skb_from_buff(const struct xdp_buff *xdp)
 	}
 	if (xdp->rxq->mem.type == MEM_TYPE_PAGE_POOL)
 		skb_mark_for_recycle(skb);
+	skb_record_rx_queue(skb, xdp->rxq->queue_index);
 	skb->protocol = eth_type_trans(skb, xdp->rxq->dev);
 	return skb;
 }

@@ -302,8 +302,8 @@ static struct xdp_rxq_info *netif_get_rxqueue(struct sk_buff *skb)
 	struct net_device *dev = skb->dev;
 	unsigned int index = 0;
 
-	if (skb->queue_mapping) {
-		index = skb->queue_mapping - 1;
+	if (skb_rx_queue_recorded(skb)) {
+		index = skb_get_rx_queue(skb);
 		if (unlikely(index >= dev->real_num_rx_queues))
 			index = 0;	/* the kernel's WARN_ONCE */
 	}
@@ -534,6 +534,7 @@ void generic_xdp_tx(struct sk_buff *skb, struct bpf_prog *xdp_prog)
 	(void)xdp_prog;
 	/* Straight to the driver: no qdisc, taps or validate_xmit_skb. */
 	if (likely((dev->flags & IFF_UP) && dev->netdev_ops && dev->netdev_ops->ndo_start_xmit)) {
+		netdev_core_pick_tx(dev, skb);
 		/* uxdp drivers consume the skb whatever they return. */
 		if (likely(dev->netdev_ops->ndo_start_xmit(skb, dev) == NETDEV_TX_OK))
 			return;

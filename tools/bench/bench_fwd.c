@@ -6,7 +6,8 @@
  *   g4 (gen, 64 B UDP 198.18.0.2 -> 198.19.0.2, two queues)
  *   g6 (gen, 78 B UDP6 2001:2::2 -> 2001:2:0:1::2, two queues)
  *     -> ip_rcv / ipv6_rcv -> ip_forward / ip6_forward -> neighbour
- *        output on v0 ==> v1 (xdp1: per-protocol counts, XDP_DROP)
+ *        output on v0 (two queues: each of gen's keeps its own ring) ==> v1
+ *        (xdp1: per-protocol counts, XDP_DROP)
  *
  * The frames are the same size at the IP layer's end (the IPv6 header is
  * 20 bytes longer, so is the frame), one flow each, neighbours permanent.
@@ -56,12 +57,12 @@ static int setup(void)
 			    "queues", "2" };
 	char *g6_args[] = { "size", "78", "proto", "udp6", "src", "2001:2::2", "dst",
 			    "2001:2:0:1::2", "queues", "2" };
-	char *veth_args[] = { "peer", "name", "v1" };
+	char *veth_args[] = { "queues", "2", "peer", "name", "v1" };
 	char err[512] = "";
 
 	if (uxdp_link_add("g4", "gen", 10, g4_args, err, sizeof(err)) < 0 ||
 	    uxdp_link_add("g6", "gen", 10, g6_args, err, sizeof(err)) < 0 ||
-	    uxdp_link_add("v0", "veth", 3, veth_args, err, sizeof(err)) < 0)
+	    uxdp_link_add("v0", "veth", 5, veth_args, err, sizeof(err)) < 0)
 		goto fail;
 	xdp1 = uxdp_bpf_object_open(UXDP_PROGS_DIR "/xdp1.o", NULL);
 	if (!xdp1) {

@@ -93,6 +93,90 @@ START_TEST(register_and_lookup)
 }
 END_TEST
 
+/* ---- tx queue selection ------------------------------------------------- */
+
+static int txq_seen = -1;
+
+static netdev_tx_t txq_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	(void)dev;
+	txq_seen = skb_get_queue_mapping(skb);
+	consume_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops txq_ops = { .ndo_start_xmit = txq_start_xmit };
+
+static void txq_setup(struct net_device *dev)
+{
+	dev->netdev_ops = &txq_ops;
+}
+
+static const struct rtnl_link_ops txq_link_ops = { .kind = "txq", .setup = txq_setup };
+
+/* The tx queue dev_queue_xmit() hands the driver for an skb with @rx_queue
+ * recorded (-1: none) and @hash. */
+static int pick_tx(struct net_device *dev, int rx_queue, u32 hash)
+{
+	struct sk_buff *skb = alloc_skb(128, GFP_KERNEL);
+
+	ck_assert_ptr_nonnull(skb);
+	skb_put(skb, ETH_HLEN);
+	skb->dev = dev;
+	skb->hash = hash;
+	if (rx_queue >= 0)
+		skb_record_rx_queue(skb, rx_queue);
+	txq_seen = -1;
+	ck_assert_int_eq(dev_queue_xmit(skb), 0);
+	return txq_seen;
+}
+
+START_TEST(dev_queue_xmit_picks_tx_queue)
+{
+	struct net_device *three = alloc_netdev(&txq_link_ops, "t3", 1, 3);
+	struct net_device *one = alloc_netdev(&txq_link_ops, "t1", 1, 1);
+	struct xdp_rxq_info rxq = { .dev = one, .queue_index = 5 };
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	struct sk_buff *skb;
+	struct xdp_buff xdp;
+
+	ck_assert(!IS_ERR(three) && !IS_ERR(one));
+	ck_assert_int_eq(register_netdevice(three), 0);
+	ck_assert_int_eq(register_netdevice(one), 0);
+	dev_open(three);
+	dev_open(one);
+
+	/* skb_tx_hash(): the recorded rx queue, folded into the tx queues. */
+	ck_assert_int_eq(pick_tx(three, 0, 0), 0);
+	ck_assert_int_eq(pick_tx(three, 1, 0xffffffff), 1);
+	ck_assert_int_eq(pick_tx(three, 2, 0), 2);
+	ck_assert_int_eq(pick_tx(three, 4, 0), 1);
+	ck_assert_int_eq(pick_tx(three, 8, 0), 2);
+	/* None recorded: the hash scaled to the queues (reciprocal_scale()). */
+	ck_assert_int_eq(pick_tx(three, -1, 0), 0);
+	ck_assert_int_eq(pick_tx(three, -1, 0x80000000), 1);
+	ck_assert_int_eq(pick_tx(three, -1, 0xffffffff), 2);
+	/* One tx queue: always 0. */
+	ck_assert_int_eq(pick_tx(one, 3, 0xffffffff), 0);
+
+	/* xdp_build_skb_from_buff() records the frame's rx queue. */
+	ck_assert_ptr_nonnull(page);
+	xdp_init_buff(&xdp, PAGE_SIZE, &rxq);
+	xdp_prepare_buff(&xdp, page_address(page), XDP_PACKET_HEADROOM, 60, false);
+	memset(xdp.data, 0, 60);
+	skb = xdp_build_skb_from_buff(&xdp);
+	ck_assert_ptr_nonnull(skb);
+	ck_assert(skb_rx_queue_recorded(skb));
+	ck_assert_int_eq(skb_get_rx_queue(skb), 5);
+	kfree_skb(skb);
+
+	unregister_netdevice(three);
+	unregister_netdevice(one);
+	free_netdev(three);
+	free_netdev(one);
+}
+END_TEST
+
 static int polls_left, poll_calls;
 
 static int test_poll(struct napi_struct *napi, int budget)
@@ -309,6 +393,7 @@ Suite *uxdp_test_suite(void)
 
 	tcase_add_test(tc, register_and_lookup);
 	tcase_add_test(tc, napi_schedule_and_budget);
+	tcase_add_test(tc, dev_queue_xmit_picks_tx_queue);
 	tcase_add_test(tc, bulk_queue_flush_rules);
 	tcase_add_test(tc, pipeline_conservation_and_no_malloc);
 	tcase_add_test(tc, devmap_egress_program);
