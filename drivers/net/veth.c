@@ -25,13 +25,16 @@
  *	   veth_xdp_rcv_one(), veth_xdp_rcv_skb(), veth_xdp_rcv_bulk_skb(),
  *	   veth_xdp_tx(), veth_xdp_flush_bq(), veth_xdp_set(),
  *	   veth_set_xdp_features(), veth_get_stats64(), veth_get_ethtool_stats(),
- *	   veth_xdp_rx_timestamp(), veth_xdp_rx_hash(), veth_xdp_rx_vlan_tag()
+ *	   veth_xdp_rx_timestamp(), veth_xdp_rx_hash(), veth_xdp_rx_vlan_tag();
+ *	   net/core/dev.c __dev_forward_skb()
  * Differs: no GRO (PASS'ed skbs go to netif_receive_skb()), so NAPI is
  *	    never on without XDP; without NAPI, veth_xmit() delivers to the
- *	    peer's stack at once (no backlog); the skb path always copies the
- *	    skb into a page-pool page (the kernel copies unless the head is an
- *	    unshared page frag with 256 bytes of headroom); a full ring drops
- *	    as in <= 6.15 (no qdisc back-pressure); `xdp_batch` is a uxdp knob.
+ *	    peer's stack at once (no backlog); on the skb path, TX and
+ *	    REDIRECT copy the program's bytes into a page-pool page (the
+ *	    kernel takes a second reference on the head page); both ends are
+ *	    in the one namespace, so the scrub keeps the mark and timestamp;
+ *	    a full ring drops as in <= 6.15 (no qdisc back-pressure);
+ *	    `xdp_batch` is a uxdp knob.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -204,8 +207,9 @@ static netdev_tx_t veth_xmit(struct sk_buff *skb, struct net_device *dev)
 		kfree_skb_reason(skb, SKB_DROP_REASON_PKT_TOO_BIG);
 		goto drop;
 	}
+	/* Both ends are in uxdp's one namespace: the mark and timestamp stay. */
+	skb_scrub_packet(skb, false);
 	skb->priority = 0;
-	skb->mark = 0;
 	skb->protocol = eth_type_trans(skb, rcv);
 
 	if (use_napi) {

@@ -834,6 +834,7 @@ static inline void __skb_trim(struct sk_buff *skb, unsigned int len)
 }
 
 void skb_trim(struct sk_buff *skb, unsigned int len);
+void skb_scrub_packet(struct sk_buff *skb, bool xnet);
 int ___pskb_trim(struct sk_buff *skb, unsigned int len);
 
 static inline int __pskb_trim(struct sk_buff *skb, unsigned int len)

@@ -515,12 +515,12 @@ int netif_receive_skb(struct sk_buff *skb)
 	struct packet_type *pt;
 
 	/* __netif_receive_skb_core(): generic XDP before taps and dispatch. */
+	skb->skb_iif = dev->ifindex;
 	if (unlikely(READ_ONCE(generic_xdp_needed)) && dev->xdp_generic_prog) {
 		skb_reset_network_header(skb);
 		if (!skb_transport_header_was_set(skb))
 			skb_reset_transport_header(skb);
 		skb_reset_mac_len(skb);
-		skb->skb_iif = dev->ifindex;
 		if (do_xdp_generic(dev->xdp_generic_prog, &skb) != XDP_PASS)
 			return NET_RX_DROP;
 		dev = skb->dev;

@@ -19,7 +19,9 @@
  * Kernel: net/core/skbuff.c
  * Differs: netdev_alloc_skb()/napi_alloc_skb() always use kmalloc heads
  *	    (no per-CPU page_frag cache, so head_frag is 0 for them); no
- *	    sockets, so truesize always follows pskb_expand_head().
+ *	    sockets, so truesize always follows pskb_expand_head();
+ *	    skb_scrub_packet() has no dst, conntrack, extensions or IPVS
+ *	    state to drop.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -800,6 +802,23 @@ done:
 		skb_set_tail_pointer(skb, len);
 	}
 	return 0;
+}
+
+/*
+ * skb_scrub_packet() - forget what the sending side knew of @skb before it
+ * enters another device's receive path (a veth pair, a tunnel): packet
+ * type, input interface, "ignore DF"; across network namespaces (@xnet)
+ * also the mark and the timestamp.
+ */
+void skb_scrub_packet(struct sk_buff *skb, bool xnet)
+{
+	skb->pkt_type = PACKET_HOST;
+	skb->skb_iif = 0;
+	skb->ignore_df = 0;
+	if (!xnet)
+		return;
+	skb->mark = 0;
+	skb->tstamp = 0;
 }
 
 void skb_trim(struct sk_buff *skb, unsigned int len)

@@ -324,6 +324,20 @@ START_TEST(aborted_and_invalid)
 }
 END_TEST
 
+/* A zeroed 60-byte IPv4 frame from veth0 to veth1's address, kmalloc'd head. */
+static struct sk_buff *ipv4_skb_to_veth1(void)
+{
+	struct sk_buff *skb = alloc_skb(128, GFP_ATOMIC);
+
+	ck_assert_ptr_nonnull(skb);
+	skb_reserve(skb, 32);
+	memset(skb_put(skb, 60), 0, 60);
+	memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
+	skb->data[12] = 0x08;
+	skb->dev = veth0;
+	return skb;
+}
+
 START_TEST(skb_path_pass_and_drop)
 {
 	struct test_prog p = test_prog_load("xdp_action", XDP_PASS);
@@ -332,13 +346,7 @@ START_TEST(skb_path_pass_and_drop)
 	pair_setup();
 	test_attach("veth1", &p);
 	for (int i = 0; i < 6; i++) {
-		skb = alloc_skb(128, GFP_ATOMIC);
-		ck_assert_ptr_nonnull(skb);
-		skb_reserve(skb, 32);
-		memset(skb_put(skb, 60), 0, 60);
-		memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
-		skb->data[12] = 0x08;
-		skb->dev = veth0;
+		skb = ipv4_skb_to_veth1();
 		if (i == 3)
 			test_prog_cfg(&p, 0, XDP_DROP);
 		ck_assert_int_eq(dev_queue_xmit(skb), 0);
@@ -351,12 +359,7 @@ START_TEST(skb_path_pass_and_drop)
 	ck_assert_uint_eq(test_info("veth1").xdp_drop, 6);
 	ck_assert_uint_eq(test_info("veth1").rx_packets, 6);
 	test_prog_cfg(&p, 0, XDP_PASS);
-	skb = alloc_skb(128, GFP_ATOMIC);
-	skb_reserve(skb, 32);
-	memset(skb_put(skb, 60), 0, 60);
-	memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
-	skb->data[12] = 0x08;
-	skb->dev = veth0;
+	skb = ipv4_skb_to_veth1();
 	ck_assert_int_eq(dev_queue_xmit(skb), 0);
 	test_napi_drain();
 	ck_assert_uint_eq(test_info("veth1").xdp_pass, 1);
@@ -482,7 +485,9 @@ END_TEST
  */
 static struct sk_buff *grabbed;
 static unsigned int grabbed_len, grabbed_meta;
-static u32 grabbed_hash;
+static u32 grabbed_hash, grabbed_mark, grabbed_priority;
+static int grabbed_iif;
+static u64 grabbed_tstamp;
 static u8 grabbed_buf[128];
 
 static int grab(struct sk_buff *skb, struct net_device *dev)
@@ -490,6 +495,10 @@ static int grab(struct sk_buff *skb, struct net_device *dev)
 	(void)dev;
 	grabbed = skb;
 	grabbed_hash = skb->hash;
+	grabbed_mark = skb->mark;
+	grabbed_priority = skb->priority;
+	grabbed_iif = skb->skb_iif;
+	grabbed_tstamp = skb->tstamp;
 	grabbed_meta = skb_metadata_len(skb);
 	grabbed_len = skb->len + ETH_HLEN;
 	ck_assert_uint_le(grabbed_len, sizeof(grabbed_buf));
@@ -585,17 +594,42 @@ START_TEST(skb_path_in_place_or_copied)
 }
 END_TEST
 
+/*
+ * veth_xmit() scrubs the skb as __dev_forward_skb() does within one
+ * namespace: priority and input interface go (the peer's receive sets its
+ * own), the mark and the timestamp stay.
+ */
+START_TEST(xmit_scrubs_within_the_namespace)
+{
+	struct sk_buff *skb;
+
+	pair_setup();
+	grab_ip.type = htons(ETH_P_IP);
+	dev_add_pack(&grab_ip);
+	skb = ipv4_skb_to_veth1();
+	skb->mark = 0x77;
+	skb->priority = 6;
+	skb->skb_iif = 99;
+	skb->tstamp = 123456789;
+	grabbed = NULL;
+	ck_assert_int_eq(dev_queue_xmit(skb), 0);
+	ck_assert_ptr_nonnull(grabbed);
+	ck_assert_uint_eq(grabbed_mark, 0x77);
+	ck_assert_uint_eq(grabbed_priority, 0);
+	ck_assert_int_eq(grabbed_iif, veth1->ifindex);
+	ck_assert_uint_eq(grabbed_tstamp, 123456789);
+	dev_remove_pack(&grab_ip);
+	uxdp_link_del_all();
+	test_leak_check(pool);
+}
+END_TEST
+
 START_TEST(skb_without_napi_goes_straight_to_stack)
 {
 	struct sk_buff *skb;
 
 	pair_setup();
-	skb = alloc_skb(128, GFP_ATOMIC);
-	skb_reserve(skb, 32);
-	memset(skb_put(skb, 60), 0, 60);
-	memcpy(skb->data, veth1->dev_addr, ETH_ALEN);
-	skb->data[12] = 0x08;
-	skb->dev = veth0;
+	skb = ipv4_skb_to_veth1();
 	ck_assert_int_eq(dev_queue_xmit(skb), 0);
 	ck_assert_uint_eq(test_info("veth0").tx_packets, 1);
 	ck_assert_uint_eq(test_info("veth1").rx_packets, 1);
@@ -679,6 +713,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, aborted_and_invalid);
 	tcase_add_test(tc, skb_path_pass_and_drop);
 	tcase_add_test(tc, skb_without_napi_goes_straight_to_stack);
+	tcase_add_test(tc, xmit_scrubs_within_the_namespace);
 	tcase_add_test(tc, rx_metadata);
 	tcase_add_test(tc, skb_path_in_place_or_copied);
 	tcase_add_test(tc, attach_rules);
