@@ -756,12 +756,10 @@ static int bstr_printf(char *buf, size_t size, const char *fmt, const struct bpr
 			i += 2;
 			continue;
 		}
-		/* A run of plain text, up to the next spec or '%'. */
+		/* A run of plain text, up to the next '%' (every spec starts with one). */
 		lit = i;
 		while (++i < d->fmt_len && fmt[i] != '%')
 			;
-		if (k < d->nr && i > d->spec[k].start)
-			i = d->spec[k].start;
 		out_put(buf, size, &pos, &fmt[lit], i - lit);
 	}
 	if (size)
