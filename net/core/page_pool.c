@@ -163,16 +163,28 @@ static void page_pool_refill_alloc_cache(struct page_pool *pool)
 		pool->alloc_stats.empty++;
 }
 
-struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
+/* Pop the alloc cache, which must not be empty. */
+static __always_inline struct page *__page_pool_get_cached(struct page_pool *pool)
+{
+	struct page *page = pool->alloc.cache[--pool->alloc.count];
+
+	pool->alloc_stats.fast++;
+	kasan_unpoison(page_address(page), PAGE_SIZE << pool->p.order);
+	return page;
+}
+
+/*
+ * An empty cache (refill from the ring, else a fresh page) or a zeroed
+ * page: kept out of line so that the cached path saves no registers.
+ */
+static noinline struct page *__page_pool_alloc_pages_slow(struct page_pool *pool, gfp_t gfp)
 {
 	struct page *page;
 
-	if (unlikely(!pool->alloc.count))
+	if (!pool->alloc.count)
 		page_pool_refill_alloc_cache(pool);
 	if (likely(pool->alloc.count)) {
-		page = pool->alloc.cache[--pool->alloc.count];
-		pool->alloc_stats.fast++;
-		kasan_unpoison(page_address(page), PAGE_SIZE << pool->p.order);
+		page = __page_pool_get_cached(pool);
 	} else {
 		page = page_pool_alloc_slow(pool, gfp);
 		if (!page)
@@ -181,6 +193,17 @@ struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
 	set_page_count(page, 1);
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << pool->p.order);
+	return page;
+}
+
+struct page *page_pool_alloc_pages(struct page_pool *pool, gfp_t gfp)
+{
+	struct page *page;
+
+	if (unlikely(!pool->alloc.count || (gfp & __GFP_ZERO)))
+		return __page_pool_alloc_pages_slow(pool, gfp);
+	page = __page_pool_get_cached(pool);
+	set_page_count(page, 1);
 	return page;
 }
 

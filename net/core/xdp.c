@@ -119,16 +119,22 @@ void __xdp_return(void *data, enum xdp_mem_type mem_type, bool napi_direct)
 	}
 }
 
-static void xdp_return_frame_mem(struct xdp_frame *xdpf, bool napi_direct)
+/* The frags, then the head: out of line, so that a linear frame saves no registers. */
+static noinline void xdp_return_frame_frags(struct xdp_frame *xdpf, bool napi_direct)
 {
-	if (unlikely(xdp_frame_has_frags(xdpf))) {
-		struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(xdpf);
+	struct skb_shared_info *sinfo = xdp_get_shared_info_from_frame(xdpf);
 
-		for (u32 i = 0; i < sinfo->nr_frags; i++)
-			__xdp_return(skb_frag_address(&sinfo->frags[i]), xdpf->mem_type,
-				     napi_direct);
-	}
+	for (u32 i = 0; i < sinfo->nr_frags; i++)
+		__xdp_return(skb_frag_address(&sinfo->frags[i]), xdpf->mem_type, napi_direct);
 	__xdp_return(xdpf->data, xdpf->mem_type, napi_direct);
+}
+
+static __always_inline void xdp_return_frame_mem(struct xdp_frame *xdpf, bool napi_direct)
+{
+	if (unlikely(xdp_frame_has_frags(xdpf)))
+		xdp_return_frame_frags(xdpf, napi_direct);
+	else
+		__xdp_return(xdpf->data, xdpf->mem_type, napi_direct);
 }
 
 void xdp_return_frame(struct xdp_frame *xdpf)
