@@ -457,20 +457,40 @@ static inline void gen_copy(u8 *dst, const u8 *src, unsigned int n)
 	}
 }
 
+/* A fresh pool page with @linear bytes of @tmpl, as @xdp; false: pool empty. */
+static __always_inline bool gen_fill_linear(struct gen_queue *q, struct xdp_buff *xdp,
+					    const u8 *tmpl, unsigned int linear)
+{
+	struct page *page = page_pool_dev_alloc_pages(q->pool);
+	u8 *va;
+
+	if (unlikely(!page))
+		return false;
+	va = page_address(page);
+	gen_copy(va + GEN_HEADROOM, tmpl, linear);
+	xdp_init_buff(xdp, PAGE_SIZE, &q->xdp_rxq);
+	xdp_prepare_buff(xdp, va, GEN_HEADROOM, linear, true);
+	return true;
+}
+
+static __always_inline void gen_next_flow(const struct gen_priv *priv, struct gen_queue *q)
+{
+	if (++q->next_flow == priv->nr_flows)
+		q->next_flow = 0;
+}
+
 /*
- * Fill one frame of @*len bytes; returns false when the pool is empty
- * (nothing held).
+ * Any frame that is not a plain copy of its template (a size range,
+ * malformed frames, frags): out of line, so that the plain path stays short.
  */
-static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff *xdp,
-		     unsigned int *len, int *bad_kind)
+static noinline bool gen_fill_shaped(struct gen_priv *priv, struct gen_queue *q,
+				     struct xdp_buff *xdp, unsigned int *len, int *bad_kind)
 {
 	const u8 *tmpl = priv->templates + (size_t)q->next_flow * priv->size;
 	unsigned int size = priv->size, nfrags = priv->frags, linear, per_frag = 0;
-	struct page *page;
 	int bad = -1;
-	u8 *va;
 
-	if (unlikely(priv->size_min != priv->size || priv->malformed_ppm)) {
+	if (priv->size_min != priv->size || priv->malformed_ppm) {
 		size = gen_draw(priv, q, &bad);
 		if (size < priv->size_min)
 			nfrags = 0;	/* a runt or a cut header: one buffer */
@@ -486,16 +506,11 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 			per_frag = 1;
 		linear = size - per_frag * nfrags;
 	}
-	page = page_pool_dev_alloc_pages(q->pool);
-	if (unlikely(!page))
+	if (!gen_fill_linear(q, xdp, tmpl, linear))
 		return false;
-	va = page_address(page);
-	gen_copy(va + GEN_HEADROOM, tmpl, linear);
-	if (unlikely(size != priv->size || bad >= 0))
-		gen_shape(priv, q, va + GEN_HEADROOM, size, bad);
-	xdp_init_buff(xdp, PAGE_SIZE, &q->xdp_rxq);
-	xdp_prepare_buff(xdp, va, GEN_HEADROOM, linear, true);
-	if (unlikely(nfrags)) {
+	if (size != priv->size || bad >= 0)
+		gen_shape(priv, q, xdp->data, size, bad);
+	if (nfrags) {
 		struct skb_shared_info *sinfo = (struct skb_shared_info *)__xdp_buff_hard_end(xdp);
 		unsigned int off = linear;
 
@@ -521,10 +536,29 @@ static bool gen_fill(struct gen_priv *priv, struct gen_queue *q, struct xdp_buff
 		xdp_buff_set_frags_flag(xdp);
 	}
 	*bad_kind = bad;
-	if (unlikely(bad >= 0))
+	if (bad >= 0)
 		q->bad[bad]++;	/* made: it reaches the program */
-	if (++q->next_flow == priv->nr_flows)
-		q->next_flow = 0;
+	gen_next_flow(priv, q);
+	return true;
+}
+
+/*
+ * Fill one frame of @*len bytes; returns false when the pool is empty
+ * (nothing held). @plain: every frame is its template as it is (one
+ * size, none malformed, no frags), decided once per poll.
+ */
+static __always_inline bool gen_fill(struct gen_priv *priv, struct gen_queue *q, bool plain,
+				     struct xdp_buff *xdp, unsigned int *len, int *bad_kind)
+{
+	unsigned int size = priv->size;
+
+	if (unlikely(!plain))
+		return gen_fill_shaped(priv, q, xdp, len, bad_kind);
+	if (!gen_fill_linear(q, xdp, priv->templates + (size_t)q->next_flow * size, size))
+		return false;
+	*len = size;
+	*bad_kind = -1;
+	gen_next_flow(priv, q);
 	return true;
 }
 
@@ -589,6 +623,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 	bool rx_meta = prog && prog->aux->dev_bound_ifindex;
 	struct netdev_pcpu_stats *st = dev_pcpu_stats(dev);
 	unsigned int want = budget, got, i;
+	bool plain = priv->size_min == priv->size && !priv->malformed_ppm && !priv->frags;
 	bool redirected = false;
 
 	if (!gen_active(dev)) {
@@ -618,7 +653,7 @@ static int gen_poll(struct napi_struct *napi, int budget)
 		int bad;
 		u32 act;
 
-		if (unlikely(!gen_fill(priv, q, &xdp, &len, &bad))) {
+		if (unlikely(!gen_fill(priv, q, plain, &xdp, &len, &bad))) {
 			/* Pool empty: give the claim back and poll again. */
 			netdev_drop(dev, NETDEV_DROP_PAGE_ALLOC, 1);
 			if (priv->count)
