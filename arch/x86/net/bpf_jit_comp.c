@@ -1854,6 +1854,72 @@ static int emit_fused(struct jit_ctx *c, u32 i)
 	return 0;
 }
 
+/* test dst, imm32: 32 bits, or 64 with the immediate sign-extended as ALU64 K is */
+static void emit_test_ri(struct jit_ctx *c, bool w, u8 dst, s32 imm)
+{
+	emit_rex(c, w, 0, 0, dst, false);
+	emit1(c, 0xf7);
+	emit_modrm_reg(c, 0, dst);
+	emit4(c, (u32)imm);
+}
+
+/*
+ * A flag test as one x86 test: clang's "if (x & F)" when x is still
+ * needed,
+ *
+ *	rT = rX; rT &= K; if rT ==/!= 0 goto L
+ *
+ * as "test rX, K; je/jne L" when nothing reads rT on either side of the
+ * jump (demanded bits), and "rX &= K; if rX ==/!= 0 goto L" as the AND
+ * and the jump on the flags the AND leaves (no test of rX). A 64-bit
+ * test needs the move, the AND and the jump all 64-bit; any 32-bit one
+ * makes the tested value the low half. Nothing may jump into the middle.
+ * Returns the slots consumed, or 0.
+ */
+static int emit_test_branch(struct jit_ctx *c, u32 i)
+{
+	const struct bpf_insn *insns = c->prog->insnsi, *a = &insns[i];
+	const struct bpf_insn *b = a + 1, *j = a + 2;
+	u32 n = c->prog->len, t;
+	bool w;
+
+	/* rX &= K; if rX ==/!= 0: ZF is the jump's when the AND is as wide as the test */
+	if (i + 1 < n && !c->target[i + 1] &&
+	    (a->code == (BPF_ALU | BPF_AND | BPF_K) || a->code == (BPF_ALU64 | BPF_AND | BPF_K)) &&
+	    !a->off && (b->code == (BPF_JMP | BPF_JEQ | BPF_K) || b->code == (BPF_JMP | BPF_JNE | BPF_K) ||
+			(BPF_CLASS(a->code) == BPF_ALU &&
+			 (b->code == (BPF_JMP32 | BPF_JEQ | BPF_K) ||
+			  b->code == (BPF_JMP32 | BPF_JNE | BPF_K)))) &&
+	    b->dst_reg == a->dst_reg && !b->imm && b->off &&
+	    !(BPF_CLASS(a->code) == BPF_ALU64 && BPF_CLASS(b->code) == BPF_JMP32)) {
+		emit_alu_ri(c, 4, BPF_CLASS(a->code) == BPF_ALU64, reg2hex[a->dst_reg], a->imm);
+		emit_bpf_jump(c, jmp_cc(BPF_OP(b->code)), i + 1, b->off);
+		return 2;
+	}
+	if (!c->has_bits || i + 3 >= n || c->target[i + 1] || c->target[i + 2])
+		return 0;
+	if ((a->code != (BPF_ALU64 | BPF_MOV | BPF_X) && a->code != (BPF_ALU | BPF_MOV | BPF_X)) ||
+	    a->off || a->dst_reg == a->src_reg)
+		return 0;
+	if ((b->code != (BPF_ALU64 | BPF_AND | BPF_K) && b->code != (BPF_ALU | BPF_AND | BPF_K)) ||
+	    b->off || b->dst_reg != a->dst_reg)
+		return 0;
+	if (BPF_OP(j->code) != BPF_JEQ && BPF_OP(j->code) != BPF_JNE)
+		return 0;
+	if ((BPF_CLASS(j->code) != BPF_JMP && BPF_CLASS(j->code) != BPF_JMP32) ||
+	    BPF_SRC(j->code) != BPF_K || j->dst_reg != a->dst_reg || j->imm || !j->off)
+		return 0;
+	/* rT dead after the jump, taken or not */
+	t = i + 2 + j->off + 1;
+	if (t >= n || c->bits.demand[i + 3][a->dst_reg] || c->bits.demand[t][a->dst_reg])
+		return 0;
+	w = BPF_CLASS(a->code) == BPF_ALU64 && BPF_CLASS(b->code) == BPF_ALU64 &&
+	    BPF_CLASS(j->code) == BPF_JMP;
+	emit_test_ri(c, w, reg2hex[a->src_reg], b->imm);
+	emit_bpf_jump(c, jmp_cc(BPF_OP(j->code)), i + 2, j->off);
+	return 3;
+}
+
 #define M32	0xffffffffULL
 
 /* rol r32, n */
@@ -2007,6 +2073,8 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 	cc = emit_rotate(c, i);
 	if (!cc)
 		cc = emit_and_shr(c, i);
+	if (!cc)
+		cc = emit_test_branch(c, i);
 	if (!cc)
 		cc = emit_fused(c, i);
 	if (cc)

@@ -201,6 +201,106 @@ END_TEST
  * 64-bit OR must stay as it is) and with it truncated, where the image
  * must hold the rol.
  */
+/* test r/m, imm32 with @imm in @code: f7 /0 (mod 11) then the four bytes */
+static bool image_has_test_imm(const u8 *code, int len, s32 imm)
+{
+	for (int k = 0; k + 6 <= len; k++)
+		if (code[k] == 0xf7 && (code[k + 1] & 0xf8) == 0xc0 &&
+		    !memcmp(&code[k + 2], &imm, 4))
+			return true;
+	return false;
+}
+
+/*
+ * Flag tests (emit_test_branch()): "rT = rX; rT &= K; if rT ==/!= 0"
+ * with rT overwritten on both sides of the jump (so a test of rX can
+ * stand for the three slots) and with rT read later (it must hold the
+ * AND), and "rX &= K; if rX ==/!= 0" on the AND's flags, in every mix of
+ * 32- and 64-bit move, AND and jump, over constants whose sign extension
+ * and high bits matter. The folded registers show a clobbered rX or a
+ * wrong branch.
+ */
+START_TEST(test_flag_test_branch)
+{
+	static const s32 imms[] = { 1, 4, 0x80, -1, S32_MIN, 0x7fffffff, 0x10040, -256 };
+	static const u8 alu[] = { BPF_ALU64, BPF_ALU };
+	static const u8 jmp[] = { BPF_JMP, BPF_JMP32 };
+	static const u8 ops[] = { BPF_JEQ, BPF_JNE };
+	u32 p, a, b, j, o, k, loaded = 0, want = 0;
+
+	bpf_jit_enable = 1;
+	for (p = 0; p < ARRAY_SIZE(pairs); p++) {
+		u8 t = pairs[p][0], x = pairs[p][1];
+
+		if (!t)
+			continue;	/* r0 is the fold's accumulator */
+		for (a = 0; a < 2; a++)
+			for (b = 0; b < 2; b++)
+				for (j = 0; j < 2; j++)
+					for (o = 0; o < 2; o++)
+						for (k = 0; k < ARRAY_SIZE(imms); k++) {
+			u8 jc = jmp[j] | ops[o] | BPF_K;
+			struct bpf_insn dead[] = {
+				BPF_RAW_INSN(alu[a] | BPF_MOV | BPF_X, t, x, 0, 0),
+				BPF_RAW_INSN(alu[b] | BPF_AND | BPF_K, t, 0, 0, imms[k]),
+				BPF_RAW_INSN(jc, t, 0, 2, 0),
+				BPF_MOV64_IMM(t, 7),
+				BPF_JMP_A(1),
+				BPF_MOV64_IMM(t, 9),
+			};
+			struct bpf_insn live[] = {
+				BPF_RAW_INSN(alu[a] | BPF_MOV | BPF_X, t, x, 0, 0),
+				BPF_RAW_INSN(alu[b] | BPF_AND | BPF_K, t, 0, 0, imms[k]),
+				BPF_RAW_INSN(jc, t, 0, 1, 0),
+				BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 3),
+			};
+			struct bpf_insn in_place[] = {
+				BPF_RAW_INSN(alu[b] | BPF_AND | BPF_K, x, 0, 0, imms[k]),
+				BPF_RAW_INSN(jc, x, 0, 1, 0),
+				BPF_ALU64_IMM(BPF_ADD, BPF_REG_0, 3),
+			};
+
+			loaded += ops_run(dead, ARRAY_SIZE(dead), 6);
+			loaded += ops_run(live, ARRAY_SIZE(live), 6);
+			loaded += ops_run(in_place, ARRAY_SIZE(in_place), 6);
+			want += 3;
+		}
+	}
+	ck_assert_uint_eq(loaded, want);
+
+	/* the dead form is a test of rX, with the branch taken as the value says */
+	for (a = 0; a < 2; a++) {
+		struct bpf_insn insns[] = {
+			BPF_LDX_MEM(BPF_DW, BPF_REG_7, BPF_REG_1, 0),
+			BPF_MOV64_REG(BPF_REG_6, BPF_REG_7),
+			BPF_ALU64_IMM(BPF_AND, BPF_REG_6, 0x10040),
+			BPF_RAW_INSN((a ? BPF_JMP32 : BPF_JMP) | BPF_JNE | BPF_K, BPF_REG_6, 0, 2, 0),
+			BPF_MOV64_IMM(BPF_REG_0, 1),
+			BPF_EXIT_INSN(),
+			BPF_MOV64_IMM(BPF_REG_0, 2),
+			BPF_EXIT_INSN(),
+		};
+		struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns), BPF_PROG_TYPE_UNSPEC);
+		u8 code[256];
+		u64 mem[1];
+		int len;
+
+		ck_assert_msg(prog, "%s", log_buf);
+		mem[0] = 0x40;
+		ck_assert_uint_eq(run_raw_both(prog, mem, sizeof(mem), NULL), 2);
+		mem[0] = 0xfffffffffffeffbfULL;	/* every bit but the two tested */
+		ck_assert_uint_eq(run_raw_both(prog, mem, sizeof(mem), NULL), 1);
+		mem[0] = 0x10000;
+		ck_assert_uint_eq(run_raw_both(prog, mem, sizeof(mem), NULL), 2);
+		ck_assert_int_gt(bpf_prog_alloc_id(prog), 0);
+		len = uxdp_bpf_prog_jited_insns(prog->aux->id, code, sizeof(code));
+		ck_assert_msg(image_has_test_imm(code, len, 0x10040),
+			      "no test r13, 0x10040 in the image (%s)", a ? "jmp32" : "jmp");
+		bpf_prog_put(prog);
+	}
+}
+END_TEST
+
 /*
  * Two-slot forms: "rX = rY; rX += rZ" as one lea (rZ another register, or
  * rX itself, read before the move; 64 and 32 bits, the 32-bit sum
@@ -1313,6 +1413,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_fused_pairs);
 	tcase_add_test(tc, test_rotate_idioms);
 	tcase_add_test(tc, test_lea_and_latch);
+	tcase_add_test(tc, test_flag_test_branch);
 	tcase_add_test(tc, test_direct_subprog_calls);
 	tcase_add_test(tc, test_direct_zero_stack);
 	tcase_add_test(tc, test_tail_call_limit);
