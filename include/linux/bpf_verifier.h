@@ -114,6 +114,7 @@ struct bpf_call_desc {
 	u32 func_id;
 	u8 nr_args;		/* R1.. read: the proto's arguments */
 	struct bpf_map *map;	/* R1's map on every path, or NULL */
+	s64 const_key;		/* an ARRAY lookup's in-range key on every path, or -1 */
 	u32 nr_checks;
 	struct bpf_mem_check checks[BPF_CALL_MAX_CHECKS];
 };
@@ -364,6 +365,14 @@ struct bpf_insn_aux_data {
 	 */
 	struct bpf_map *call_map;
 	bool call_map_poison;
+	/*
+	 * bpf_map_lookup_elem() of an ARRAY or PERCPU_ARRAY: the key, when it
+	 * is the same constant within max_entries on every path (the one
+	 * that makes R0 non-NULL), or call_key_poison.
+	 */
+	s64 call_key;
+	bool call_key_seen;
+	bool call_key_poison;
 	bool arg_check[5];
 	u32 arg_region[5];
 	u8 arg_size_reg[5];
@@ -380,7 +389,12 @@ struct bpf_insn_aux_data {
 	} loop_inline_state;
 	u32 nr_states;
 	struct bpf_verifier_state_list *states;
+	/* a conditional jump: the edges some path took (BPF_EDGE_*) */
+	u8 edges;
 };
+
+#define BPF_EDGE_FALL	1	/* on to the next slot */
+#define BPF_EDGE_TAKEN	2	/* to the jump's target */
 
 struct bpf_subprog_info {
 	u32 start;

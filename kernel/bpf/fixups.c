@@ -19,11 +19,14 @@
  * backward jump; verified programs run without it.
  *
  * Kernel: kernel/bpf/verifier.c convert_ctx_accesses(), do_misc_fixups(),
- *	   fixup_kfunc_call(), check_max_stack_depth(), sanitize_dead_code();
+ *	   fixup_kfunc_call(), check_max_stack_depth(), sanitize_dead_code(),
+ *	   opt_hard_wire_dead_code_branches();
  *	   net/core/filter.c xdp_convert_ctx_access()
- * Differs: no instruction is inserted here (optimize_bpf_loop() in
- *	    callbacks.c inserts the inlined loops before); multi-load ctx fields use the
- *	    internal BPF_CTX_FIELD load.
+ * Differs: no instruction is inserted or removed here (optimize_bpf_loop() in
+ *	    callbacks.c inserts the inlined loops before): a hard-wired branch
+ *	    stays as "goto +0" and dead code as a trap, where the kernel's
+ *	    opt_remove_nops() and opt_remove_dead_code() drop them; multi-load
+ *	    ctx fields use the internal BPF_CTX_FIELD load.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -195,6 +198,7 @@ static int add_call_desc(struct bpf_verifier_env *env, struct bpf_verifier_info 
 	d->nr_args = nr_args;
 	if (aux->call_map && !aux->call_map_poison)
 		d->map = aux->call_map;
+	d->const_key = aux->call_key_seen && !aux->call_key_poison ? aux->call_key : -1;
 	for (a = 0; a < 5; a++) {
 		struct bpf_mem_check *c;
 
@@ -239,6 +243,30 @@ static int fixup_kfunc_call(struct bpf_verifier_env *env, struct bpf_verifier_in
 	insn->src_reg = 0;
 	return add_call_desc(env, vi, insn, i, fn->func, BPF_FUNC_unspec,
 			     fn->nargs < 5 ? fn->nargs : 5, args);
+}
+
+/*
+ * A conditional jump one edge of which no path took (a NULL check of a
+ * lookup the checker proved non-NULL, a bounds test it decided) becomes
+ * an unconditional one: "goto +0" when it is never taken, "goto L" when
+ * it always is. The kernel's opt_hard_wire_dead_code_branches() goes by
+ * whether the edge's first instruction was ever reached; the edges the
+ * checker took (check_cond_jmp_op()) also catch a dead edge into code
+ * other paths reach, such as a shared "return XDP_ABORTED". Privileged
+ * programs only, as the kernel; the JIT emits nothing for "goto +0".
+ */
+static void hard_wire_dead_branch(struct bpf_verifier_env *env, struct bpf_insn *insn, u32 i)
+{
+	u8 op = BPF_OP(insn->code), edges = env->aux[i].edges;
+
+	if (!env->bpf_capable || !has_jmp_target(insn) || op == BPF_JA || op == BPF_JCOND ||
+	    !insn->off)
+		return;
+	/* no edge recorded: not walked by check_cond_jmp_op(), keep it */
+	if (edges == BPF_EDGE_FALL)
+		*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = 0 };
+	else if (edges == BPF_EDGE_TAKEN)
+		*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_JA, .off = insn->off };
 }
 
 int bpf_do_fixups(struct bpf_verifier_env *env)
@@ -286,6 +314,7 @@ int bpf_do_fixups(struct bpf_verifier_env *env)
 			}
 			continue;
 		}
+		hard_wire_dead_branch(env, insn, i);
 		if (has_jmp_target(insn) && jmp_target(insn, i) <= i)
 			loops = true;
 		if (is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC) {

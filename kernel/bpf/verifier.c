@@ -2123,11 +2123,14 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 			return err;
 	}
 	if (pred == 1) {
+		env->aux[*insn_idx].edges |= BPF_EDGE_TAKEN;
 		*insn_idx += insn->off;
 		return 0;
 	}
-	if (pred == 0)
+	if (pred == 0) {
+		env->aux[*insn_idx].edges |= BPF_EDGE_FALL;
 		return 0;
+	}
 
 	err = push_linked_regs_history(env, insn);
 	if (err)
@@ -2172,8 +2175,12 @@ static int check_cond_jmp_op(struct bpf_verifier_env *env, const struct bpf_insn
 	/* a branch whose bounds contradict each other is never taken */
 	if (other_dead)
 		env->pop_dead_branch = true;
+	else
+		env->aux[*insn_idx].edges |= BPF_EDGE_TAKEN;
 	if (this_dead)
 		env->this_branch_dead = true;
+	else
+		env->aux[*insn_idx].edges |= BPF_EDGE_FALL;
 	if (other_dead || this_dead)
 		return mark_jmp_operands_precise(env, insn);
 	return 0;
@@ -2952,6 +2959,25 @@ static void record_func_map(struct bpf_verifier_env *env, struct bpf_map *map)
 		aux->call_map_poison = true;
 }
 
+/*
+ * The key this lookup site sees, @key >= 0 when it is constant and in
+ * range (R0 is then not NULL), poisoned when two visits differ or one
+ * has no such key. The JIT turns an unpoisoned one into the value's address.
+ */
+static void record_func_key(struct bpf_verifier_env *env, s64 key)
+{
+	struct bpf_insn_aux_data *aux = &env->aux[env->insn_idx];
+
+	if (aux->call_key_poison)
+		return;
+	if (key < 0 || (aux->call_key_seen && aux->call_key != key)) {
+		aux->call_key_poison = true;
+		return;
+	}
+	aux->call_key = key;
+	aux->call_key_seen = true;
+}
+
 static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn *insn)
 {
 	const struct bpf_func_proto *fn = NULL;
@@ -3052,6 +3078,8 @@ static int check_helper_call(struct bpf_verifier_env *env, const struct bpf_insn
 		    can_elide_value_nullness(meta.map_ptr->map_type) && meta.const_map_key >= 0 &&
 		    meta.const_map_key < meta.map_ptr->max_entries)
 			flag = 0;
+		if (func_id == BPF_FUNC_map_lookup_elem)
+			record_func_key(env, flag ? -1 : meta.const_map_key);
 		regs[BPF_REG_0].map_ptr = meta.map_ptr;
 		if (meta.map_ptr->map_type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 		    meta.map_ptr->map_type == BPF_MAP_TYPE_HASH_OF_MAPS) {

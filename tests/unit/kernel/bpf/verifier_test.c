@@ -6,6 +6,7 @@
  * rejections without maps live in tests/bpf/data.
  */
 #include <net/xdp.h>
+#include <uxdp/uxdp_bpf.h>
 
 #include "uxdp_test.h"
 #include "bpf_insn_macros.h"
@@ -172,6 +173,121 @@ START_TEST(test_map_op_direct)
 	bpf_prog_put(p2);
 	bpf_map_put(&a->map);
 	bpf_map_put(&b->map);
+}
+END_TEST
+
+/*
+ * A lookup whose key is the same in-range constant on every path records
+ * it for the JIT (call_key); a key that differs between paths, one past
+ * max_entries or a HASH map's records none. A conditional jump one edge
+ * of which no path takes is hard-wired: the NULL check of such a lookup
+ * (into a return other paths reach) becomes "goto +0", a test the
+ * checker decided becomes "goto L", and a data-dependent one stays.
+ */
+START_TEST(test_const_key_and_dead_branches)
+{
+	struct bpf_array *a = fake_array_create(BPF_MAP_TYPE_ARRAY, 8, 5);
+	/*
+	 * Keys in an 8-byte aligned slot, stored from a register: the
+	 * checker tracks a constant there (at fp-4 only a zero, as the kernel).
+	 */
+	struct bpf_insn null_check[] = {
+		BPF_MOV64_IMM(BPF_REG_7, 3),
+		BPF_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_7, -8),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 4),		/* 7: never taken */
+		BPF_LDX_MEM(BPF_DW, BPF_REG_1, BPF_REG_0, 0),
+		BPF_JMP_IMM(BPF_JGT, BPF_REG_1, 100, 2),	/* 9: data-dependent */
+		BPF_MOV64_REG(BPF_REG_0, BPF_REG_1),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 7),			/* 12: from 7 and 9 */
+		BPF_EXIT_INSN(),
+	};
+	struct bpf_insn decided[] = {
+		BPF_MOV64_IMM(BPF_REG_3, 5),
+		BPF_JMP_IMM(BPF_JGT, BPF_REG_3, 3, 2),		/* 1: always taken */
+		BPF_MOV64_IMM(BPF_REG_0, 1),
+		BPF_EXIT_INSN(),
+		BPF_MOV64_IMM(BPF_REG_0, 2),
+		BPF_EXIT_INSN(),
+	};
+	/* key 1 or 2 by the packet's length, or @k for both */
+	struct bpf_insn two_keys[] = {
+		BPF_LDX_MEM(BPF_W, BPF_REG_3, BPF_REG_1, offsetof(struct xdp_md, data)),
+		BPF_LDX_MEM(BPF_W, BPF_REG_4, BPF_REG_1, offsetof(struct xdp_md, data_end)),
+		BPF_ALU64_REG(BPF_SUB, BPF_REG_4, BPF_REG_3),
+		BPF_MOV64_IMM(BPF_REG_5, 1),
+		BPF_JMP_IMM(BPF_JGT, BPF_REG_4, 20, 1),
+		BPF_MOV64_IMM(BPF_REG_5, 2),
+		BPF_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_5, -8),
+		BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
+		BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -8),
+		BPF_LD_MAP_FD(BPF_REG_1, a->map.id),
+		BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),		/* 12 */
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	int h = uxdp_bpf_map_create(BPF_MAP_TYPE_HASH, "ck", 4, 8, 4, NULL);
+	struct bpf_insn hash[] = {
+		LOOKUP_KEY0(h),
+		BPF_JMP_IMM(BPF_JEQ, BPF_REG_0, 0, 1),
+		BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 0),
+		BPF_EXIT_INSN(),
+	};
+	static const s32 same[] = { 2, 4, 5 };
+	struct bpf_prog *p;
+	struct test_pkt pkt;
+
+	ck_assert_int_gt(h, 0);
+	p = load_prog(null_check, ARRAY_SIZE(null_check), BPF_PROG_TYPE_XDP, log_buf,
+		      sizeof(log_buf), NULL);
+	ck_assert_msg(p, "%s", log_buf);
+	ck_assert_int_eq(nth_call(p, 0)->const_key, 3);
+	ck_assert_uint_eq(p->insnsi[7].code, BPF_JMP | BPF_JA);
+	ck_assert_int_eq(p->insnsi[7].off, 0);
+	ck_assert_uint_eq(p->insnsi[9].code, BPF_JMP | BPF_JGT | BPF_K);
+	test_pkt_init(&pkt, 60);
+	*(u64 *)(a->value + 3 * 8) = 50;
+	ck_assert_uint_eq(bpf_prog_run_interp(p, &pkt.xdp, NULL, 0, NULL), 50);
+	*(u64 *)(a->value + 3 * 8) = 200;
+	ck_assert_uint_eq(bpf_prog_run_interp(p, &pkt.xdp, NULL, 0, NULL), 7);
+	bpf_prog_put(p);
+
+	p = load_prog(decided, ARRAY_SIZE(decided), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(p, "%s", log_buf);
+	ck_assert_uint_eq(p->insnsi[1].code, BPF_JMP | BPF_JA);
+	ck_assert_int_eq(p->insnsi[1].off, 2);
+	ck_assert_uint_eq(bpf_prog_run_interp(p, &pkt.xdp, NULL, 0, NULL), 2);
+	bpf_prog_put(p);
+
+	p = load_prog(two_keys, ARRAY_SIZE(two_keys), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(p, "%s", log_buf);
+	ck_assert_int_eq(nth_call(p, 0)->const_key, -1);
+	ck_assert_uint_eq(p->insnsi[12].code, BPF_JMP | BPF_JA);	/* both keys in range */
+	bpf_prog_put(p);
+	for (u32 k = 0; k < ARRAY_SIZE(same); k++) {
+		two_keys[3].imm = two_keys[5].imm = same[k];	/* the two MOVs */
+		p = load_prog(two_keys, ARRAY_SIZE(two_keys), BPF_PROG_TYPE_XDP, log_buf,
+			      sizeof(log_buf), NULL);
+		ck_assert_msg(p, "%s", log_buf);
+		/* 5 is past max_entries: no key, and the NULL check stays */
+		ck_assert_int_eq(nth_call(p, 0)->const_key, same[k] < 5 ? same[k] : -1);
+		ck_assert_uint_eq(p->insnsi[12].code,
+				  same[k] < 5 ? BPF_JMP | BPF_JA : BPF_JMP | BPF_JEQ | BPF_K);
+		bpf_prog_put(p);
+	}
+
+	p = load_prog(hash, ARRAY_SIZE(hash), BPF_PROG_TYPE_XDP, log_buf, sizeof(log_buf), NULL);
+	ck_assert_msg(p, "%s", log_buf);
+	ck_assert_int_eq(nth_call(p, 0)->const_key, -1);
+	ck_assert_uint_eq(p->insnsi[6].code, BPF_JMP | BPF_JEQ | BPF_K);
+	bpf_prog_put(p);
+	uxdp_bpf_map_close(h);
+	bpf_map_put(&a->map);
 }
 END_TEST
 
@@ -670,6 +786,7 @@ Suite *uxdp_test_suite(void)
 	tcase_add_test(tc, test_map_value_bounds);
 	tcase_add_test(tc, test_map_refs);
 	tcase_add_test(tc, test_map_op_direct);
+	tcase_add_test(tc, test_const_key_and_dead_branches);
 	tcase_add_test(tc, test_map_func_compat);
 	tcase_add_test(tc, test_accesses_marked);
 	tcase_add_test(tc, test_pkt_range);
