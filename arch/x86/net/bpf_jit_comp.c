@@ -975,8 +975,12 @@ static void emit_mul_k(struct jit_ctx *c, bool w, u8 dst, s32 imm)
 	emit4(c, (u32)imm);
 }
 
-/* ld_imm64 r1 = ARRAY or PERCPU_ARRAY map; call bpf_map_lookup_elem at slot i (core.c's fusion) */
-static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
+/*
+ * ld_imm64 r1 = ARRAY or PERCPU_ARRAY map; call bpf_map_lookup_elem at slot
+ * i (core.c's fusion). *@key: the key the checker found constant and in
+ * range on every path to the call, for this very map, or -1.
+ */
+static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i, s64 *key)
 {
 	const struct bpf_prog *prog = c->prog;
 	const struct bpf_insn *a = &prog->insnsi[i];
@@ -1002,6 +1006,8 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
 			if (array->elem_size > 0x7fffffff ||
 			    (u64)array->elem_size * map->max_entries > 0x7fffffff)
 				return NULL;
+			*key = d->map == map && d->const_key >= 0 &&
+			       d->const_key < map->max_entries ? d->const_key : -1;
 			return array;
 		}
 	}
@@ -1017,19 +1023,24 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i)
  * prologue keeps.
  */
 static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
-					    const struct bpf_array *array, bool fold)
+					    const struct bpf_array *array, bool fold, s64 key)
 {
-	u32 p;
+	u32 p = 0;
 
 	if (!fold)
 		emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
-	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
-	emit_alu_rr(c, 0x31, false, RAX, RAX);
-	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
-	p = emit_jcc8(c, CC_AE);
-	emit_mul_k(c, true, R11, (s32)array->elem_size);
-	emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
-	emit_alu_rr(c, 0x01, true, RAX, R11);
+	if (key >= 0) {
+		/* a constant key in range: this element's CPU 0 copy, no check */
+		emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0] + (u64)key * array->elem_size);
+	} else {
+		emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
+		emit_alu_rr(c, 0x31, false, RAX, RAX);
+		emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
+		p = emit_jcc8(c, CC_AE);
+		emit_mul_k(c, true, R11, (s32)array->elem_size);
+		emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->pptrs[0]);
+		emit_alu_rr(c, 0x01, true, RAX, R11);
+	}
 	if (c->direct && c->cpu_off < 0) {
 		emit1(c, 0x64);			/* mov r11d, fs:[off] */
 		emit1(c, 0x44);
@@ -1043,7 +1054,8 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
 		emit_mem(c, 0x8b, false, R11, R12, RUN_OFF(cpu));	/* r11d = run.cpu */
 	emit_mul_k(c, true, R11, (s32)(array->elem_size * array->map.max_entries));
 	emit_alu_rr(c, 0x01, true, RAX, R11);
-	patch8(c, p);
+	if (p)
+		patch8(c, p);
 	if (!fold)
 		emit_jmp_to(c, c->addrs[i + 3], true);
 }
@@ -1055,16 +1067,23 @@ static void emit_inline_percpu_array_lookup(struct jit_ctx *c, u32 i,
  * a call nobody reaches. Otherwise the call stays for the other paths.
  */
 static void emit_inline_array_lookup(struct jit_ctx *c, u32 i, const struct bpf_array *array,
-				     bool fold)
+				     bool fold, s64 key)
 {
 	u32 p;
 
 	if (array->map.ops == &percpu_array_map_ops) {
-		emit_inline_percpu_array_lookup(c, i, array, fold);
+		emit_inline_percpu_array_lookup(c, i, array, fold, key);
 		return;
 	}
 	if (!fold)
 		emit_mov_imm64(c, RDI, (u64)(uintptr_t)array);
+	if (key >= 0) {
+		/* a constant key in range: the element's address, no check */
+		emit_mov_imm64(c, RAX, (u64)(uintptr_t)array->value + (u64)key * array->elem_size);
+		if (!fold)
+			emit_jmp_to(c, c->addrs[i + 3], true);
+		return;
+	}
 	emit_mem(c, 0x8b, false, R11, RSI, 0);		/* r11d = *(u32 *)R2 */
 	emit_alu_rr(c, 0x31, false, RAX, RAX);
 	emit_alu_ri(c, 7, false, R11, (s32)array->map.max_entries);
@@ -1607,7 +1626,9 @@ static void jit_direct_frame(struct jit_ctx *c)
 		used[insn->dst_reg & 0xf] = true;
 		used[insn->src_reg & 0xf] = true;
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			array = array_lookup_at(c, i);
+			s64 key;
+
+			array = array_lookup_at(c, i, &key);
 			if (array && array->map.ops == &percpu_array_map_ops && !jit_tls_static())
 				cpu = calls = ctx = true;	/* ctx kept across the call */
 			i++;
@@ -2066,6 +2087,7 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 	bool w = cls == BPF_ALU64;
 	const struct bpf_array *array;
 	s32 imm = insn->imm;
+	s64 key;
 	int cc;
 
 	if (insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG)
@@ -2216,12 +2238,12 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 	case BPF_LD | BPF_IMM | BPF_DW:
 		if (i + 1 >= c->prog->len)
 			goto unsupported;
-		array = array_lookup_at(c, i);
+		array = array_lookup_at(c, i, &key);
 		if (array && !c->target[i + 2]) {
-			emit_inline_array_lookup(c, i, array, true);
+			emit_inline_array_lookup(c, i, array, true, key);
 			return 3;
 		} else if (array) {
-			emit_inline_array_lookup(c, i, array, false);
+			emit_inline_array_lookup(c, i, array, false, key);
 		} else {
 			emit_mov_imm64(c, dst, (u64)(u32)insn[0].imm | ((u64)(u32)insn[1].imm) << 32);
 		}
@@ -2229,6 +2251,8 @@ static int do_jit_insn(struct jit_ctx *c, u32 i)
 
 	/* jumps */
 	case BPF_JMP | BPF_JA:
+		if (!insn->off)
+			return 1;	/* a nop (a hard-wired dead branch), as the kernel's */
 		emit_bpf_jump(c, -1, i, insn->off);
 		return 1;
 	case BPF_JMP32 | BPF_JA:

@@ -605,6 +605,63 @@ static void direct_callee_lookup(int id, bool percpu)
 	bpf_prog_put(prog);
 }
 
+/* r0 = the second u64 of map @id's element whose key is at fp + @off, or 0xdead */
+#define LOOKUP_WORD1(id, off)						\
+	BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),				\
+	BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, off),				\
+	BPF_LD_MAP_FD(BPF_REG_1, id),					\
+	BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),			\
+	BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),				\
+	BPF_MOV64_IMM(BPF_REG_0, 0xdead),				\
+	BPF_EXIT_INSN(),						\
+	BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 8),			\
+	BPF_EXIT_INSN()
+
+/*
+ * A key the checker finds constant and in range (0 at fp-4, or any key
+ * spilled at fp-8) is folded into the element's address, and the NULL
+ * check is gone: each key's element on each CPU, in the image with the
+ * C entry and in the direct one.
+ */
+static void const_key_lookups(int id, bool percpu, u32 entries)
+{
+	const u32 ncpus = num_possible_cpus();
+	u32 k, cpu, t;
+
+	for (k = 0; k < entries; k++)
+		for (t = 0; t < 2; t++) {
+			struct bpf_insn insns[] = {
+				BPF_MOV64_IMM(BPF_REG_2, k),
+				BPF_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_2, k ? -8 : -4),
+				LOOKUP_WORD1(id, k ? -8 : -4),
+			};
+			struct bpf_prog *prog = load_jit(insns, ARRAY_SIZE(insns),
+							 t ? BPF_PROG_TYPE_XDP : BPF_PROG_TYPE_UNSPEC);
+			const struct bpf_verifier_info *vi;
+			struct test_pkt pkt;
+			u32 idx = 0;
+
+			ck_assert_msg(prog, "load: %s", log_buf);
+			vi = prog->aux->verifier_info;
+			ck_assert_int_eq(vi->calls[prog->insnsi[6].imm].const_key, k);
+			ck_assert_uint_eq(prog->insnsi[7].code, BPF_JMP | BPF_JA);	/* always taken */
+			for (cpu = 0; cpu < 2 && cpu < ncpus; cpu++) {
+				u64 want = 1000 * (k + 1) + (percpu ? cpu : 0);
+
+				uxdp_worker_bind_cpu(cpu);
+				if (t) {
+					test_pkt_init(&pkt, 60);
+					ck_assert_uint_eq(run_xdp_both(prog, &pkt, NULL), want);
+					ck_assert_uint_eq(bpf_prog_run(prog, &pkt.xdp), want);
+				} else {
+					ck_assert_uint_eq(run_raw_both(prog, &idx, sizeof(idx), NULL), want);
+				}
+			}
+			uxdp_worker_bind_cpu(0);
+			bpf_prog_put(prog);
+		}
+}
+
 START_TEST(test_inline_array_lookups)
 {
 	static const enum bpf_map_type types[] = { BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_PERCPU_ARRAY };
@@ -617,15 +674,7 @@ START_TEST(test_inline_array_lookups)
 		struct bpf_insn insns[] = {
 			BPF_LDX_MEM(BPF_W, BPF_REG_2, BPF_REG_1, 0),
 			BPF_STX_MEM(BPF_W, BPF_REG_10, BPF_REG_2, -4),
-			BPF_MOV64_REG(BPF_REG_2, BPF_REG_10),
-			BPF_ALU64_IMM(BPF_ADD, BPF_REG_2, -4),
-			BPF_LD_MAP_FD(BPF_REG_1, id),
-			BPF_CALL_HELPER(BPF_FUNC_map_lookup_elem),
-			BPF_JMP_IMM(BPF_JNE, BPF_REG_0, 0, 2),
-			BPF_MOV64_IMM(BPF_REG_0, 0xdead),
-			BPF_EXIT_INSN(),
-			BPF_LDX_MEM(BPF_DW, BPF_REG_0, BPF_REG_0, 8),
-			BPF_EXIT_INSN(),
+			LOOKUP_WORD1(id, -4),
 		};
 		struct bpf_prog *prog;
 
@@ -669,6 +718,7 @@ START_TEST(test_inline_array_lookups)
 			ck_assert_uint_eq(run_on_thread(prog, 1), 3000 + (percpu ? 1 : 0));
 		bpf_prog_put(prog);
 		direct_callee_lookup(id, percpu);
+		const_key_lookups(id, percpu, entries);
 		uxdp_bpf_map_close(id);
 	}
 }
