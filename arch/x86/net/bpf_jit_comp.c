@@ -977,8 +977,8 @@ static void emit_mul_k(struct jit_ctx *c, bool w, u8 dst, s32 imm)
 
 /*
  * ld_imm64 r1 = ARRAY or PERCPU_ARRAY map; call bpf_map_lookup_elem at slot
- * i (core.c's fusion). *@key: the key the checker found constant and in
- * range on every path to the call, for this very map, or -1.
+ * i (core.c's fusion). *@key (unless NULL): the key the checker found
+ * constant and in range on every path to the call, for this very map, or -1.
  */
 static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i, s64 *key)
 {
@@ -1006,8 +1006,9 @@ static const struct bpf_array *array_lookup_at(const struct jit_ctx *c, u32 i, s
 			if (array->elem_size > 0x7fffffff ||
 			    (u64)array->elem_size * map->max_entries > 0x7fffffff)
 				return NULL;
-			*key = d->map == map && d->const_key >= 0 &&
-			       d->const_key < map->max_entries ? d->const_key : -1;
+			if (key)
+				*key = d->map == map && d->const_key >= 0 &&
+				       d->const_key < map->max_entries ? d->const_key : -1;
 			return array;
 		}
 	}
@@ -1626,9 +1627,7 @@ static void jit_direct_frame(struct jit_ctx *c)
 		used[insn->dst_reg & 0xf] = true;
 		used[insn->src_reg & 0xf] = true;
 		if (insn->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			s64 key;
-
-			array = array_lookup_at(c, i, &key);
+			array = array_lookup_at(c, i, NULL);
 			if (array && array->map.ops == &percpu_array_map_ops && !jit_tls_static())
 				cpu = calls = ctx = true;	/* ctx kept across the call */
 			i++;
@@ -1884,6 +1883,14 @@ static void emit_test_ri(struct jit_ctx *c, bool w, u8 dst, s32 imm)
 	emit4(c, (u32)imm);
 }
 
+/* "if rR ==/!= 0 goto" (JMP or JMP32, K), somewhere other than the next slot */
+static bool is_zero_test(const struct bpf_insn *j, u8 reg)
+{
+	return (BPF_CLASS(j->code) == BPF_JMP || BPF_CLASS(j->code) == BPF_JMP32) &&
+	       (BPF_OP(j->code) == BPF_JEQ || BPF_OP(j->code) == BPF_JNE) &&
+	       BPF_SRC(j->code) == BPF_K && j->dst_reg == reg && !j->imm && j->off;
+}
+
 /*
  * A flag test as one x86 test: clang's "if (x & F)" when x is still
  * needed,
@@ -1905,14 +1912,10 @@ static int emit_test_branch(struct jit_ctx *c, u32 i)
 	bool w;
 
 	/* rX &= K; if rX ==/!= 0: ZF is the jump's when the AND is as wide as the test */
-	if (i + 1 < n && !c->target[i + 1] &&
+	if (i + 1 < n && !c->target[i + 1] && !a->off &&
 	    (a->code == (BPF_ALU | BPF_AND | BPF_K) || a->code == (BPF_ALU64 | BPF_AND | BPF_K)) &&
-	    !a->off && (b->code == (BPF_JMP | BPF_JEQ | BPF_K) || b->code == (BPF_JMP | BPF_JNE | BPF_K) ||
-			(BPF_CLASS(a->code) == BPF_ALU &&
-			 (b->code == (BPF_JMP32 | BPF_JEQ | BPF_K) ||
-			  b->code == (BPF_JMP32 | BPF_JNE | BPF_K)))) &&
-	    b->dst_reg == a->dst_reg && !b->imm && b->off &&
-	    !(BPF_CLASS(a->code) == BPF_ALU64 && BPF_CLASS(b->code) == BPF_JMP32)) {
+	    is_zero_test(b, a->dst_reg) &&
+	    (BPF_CLASS(b->code) == BPF_JMP || BPF_CLASS(a->code) == BPF_ALU)) {
 		emit_alu_ri(c, 4, BPF_CLASS(a->code) == BPF_ALU64, reg2hex[a->dst_reg], a->imm);
 		emit_bpf_jump(c, jmp_cc(BPF_OP(b->code)), i + 1, b->off);
 		return 2;
@@ -1923,12 +1926,7 @@ static int emit_test_branch(struct jit_ctx *c, u32 i)
 	    a->off || a->dst_reg == a->src_reg)
 		return 0;
 	if ((b->code != (BPF_ALU64 | BPF_AND | BPF_K) && b->code != (BPF_ALU | BPF_AND | BPF_K)) ||
-	    b->off || b->dst_reg != a->dst_reg)
-		return 0;
-	if (BPF_OP(j->code) != BPF_JEQ && BPF_OP(j->code) != BPF_JNE)
-		return 0;
-	if ((BPF_CLASS(j->code) != BPF_JMP && BPF_CLASS(j->code) != BPF_JMP32) ||
-	    BPF_SRC(j->code) != BPF_K || j->dst_reg != a->dst_reg || j->imm || !j->off)
+	    b->off || b->dst_reg != a->dst_reg || !is_zero_test(j, a->dst_reg))
 		return 0;
 	/* rT dead after the jump, taken or not */
 	t = i + 2 + j->off + 1;
